@@ -1,0 +1,216 @@
+"""Runs the LALR parsers and turns every Lark failure into ``QuerySyntaxError``.
+
+The grammars are compiled once per process (on first use) and shared; Lark's LALR parser
+keeps no state between calls, so this is safe from several threads.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterator
+from pathlib import Path
+
+from lark import Lark, Token
+from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+
+from . import keywords, nodes
+from .errors import QuerySyntaxError
+from .transformer import SearchTransformer, SoqlTransformer
+
+_HERE = Path(__file__).parent
+
+# Names that are keywords only when their clause really starts here; LALR(1) cannot tell
+# `FROM Account ORDER BY Name` from `FROM Account Order` (an alias) by one token alone.
+_NAME_TYPES = frozenset({"IDENT"}) | keywords.SOFT_KEYWORDS
+
+
+class _SoqlPostLexer:
+    """Looks ahead where LALR(1) cannot, and refuses Apex-only forms as soon as they appear."""
+
+    always_accept = ("HIERARCHICAL", "APEX_BIND", "APEX_ALL_ROWS", "MALFORMED_DATE")
+
+    def process(self, stream: Iterator[Token]) -> Iterator[Token]:
+        buffer: list[Token] = []
+
+        def peek(index: int) -> Token | None:
+            while len(buffer) <= index:
+                token = next(stream, None)
+                if token is None:
+                    return None
+                buffer.append(token)
+            return buffer[index]
+
+        while (token := peek(0)) is not None:
+            buffer.pop(0)
+            if token.type in keywords.APEX_ONLY_MESSAGES:
+                raise _error_at(token, keywords.APEX_ONLY_MESSAGES[token.type])
+            if token.type == "MALFORMED_DATE":
+                raise _error_at(token, f"unexpected token: '{token}'")
+            if not self._starts_clause(token, peek):
+                token = Token.new_borrow_pos("IDENT", str(token), token)
+            yield token
+
+    @staticmethod
+    def _starts_clause(token: Token, peek: object) -> bool:
+        following = peek(0)  # type: ignore[operator]
+        kind = following.type if following is not None else None
+        if token.type in ("ORDER", "GROUP"):
+            return kind == "BY"
+        if token.type == "OFFSET":
+            return kind in ("INT", "SIGN")
+        if token.type == "TYPEOF":
+            after = peek(1)  # type: ignore[operator]
+            return kind in _NAME_TYPES and after is not None and after.type == "WHEN"
+        return True
+
+
+class _SearchPostLexer:
+    """NOT is an operator only in AND NOT; anywhere else it is a word to search for."""
+
+    always_accept = ()
+
+    def process(self, stream: Iterator[Token]) -> Iterator[Token]:
+        previous = None
+        for token in stream:
+            if token.type == "NOT" and previous != "AND":
+                token = Token.new_borrow_pos("WORD", str(token), token)
+            previous = token.type
+            yield token
+
+
+def _error_at(token: Token, message: str) -> QuerySyntaxError:
+    return QuerySyntaxError(message, token.line or 1, token.column or 1, token=str(token))
+
+
+@functools.cache
+def _search_parser() -> Lark:
+    return Lark.open(
+        "search.lark",
+        rel_to=str(_HERE / "search.lark"),
+        parser="lalr",
+        lexer="basic",
+        start="search_expression",
+        postlex=_SearchPostLexer(),
+        transformer=SearchTransformer(),
+    )
+
+
+@functools.cache
+def _query_parser() -> Lark:
+    return Lark.open(
+        "soql.lark",
+        rel_to=str(_HERE / "soql.lark"),
+        parser="lalr",
+        lexer="basic",
+        start=["soql_query", "sosl_query"],
+        postlex=_SoqlPostLexer(),
+        transformer=SoqlTransformer(_parse_search_text),
+    )
+
+
+def _expected(error: UnexpectedInput) -> tuple[str, ...]:
+    """What the parser could have taken: LALR's lookahead sets are merged between states, so
+    ask the parser itself which terminals it would really accept at the point of failure."""
+    names: set[str] = set(getattr(error, "expected", None) or getattr(error, "allowed", None) or ())
+    interactive = getattr(error, "interactive_parser", None)
+    if interactive is not None:
+        names = set(interactive.accepts())
+    if "IDENT" in names:
+        names -= keywords.SOFT_KEYWORDS  # soft keywords are names too; "a name" says it
+    return tuple(sorted({keywords.terminal_name(name) for name in names}))
+
+
+def _end_position(text: str) -> tuple[int, int]:
+    """Line and column just after the last character that is not whitespace."""
+    body = text.rstrip()
+    line = body.count("\n") + 1
+    return line, len(body) - (body.rfind("\n") + 1) + 1
+
+
+def _convert(error: LarkError, text: str) -> QuerySyntaxError:
+    """A Lark failure as a real org words it (reference/soql_sosl.md §6)."""
+    if isinstance(error, UnexpectedToken):
+        token = error.token
+        if token.type == "$END":
+            line, column = _end_position(text)
+            return QuerySyntaxError("unexpected token: <EOF>", line, column, expected=_expected(error))
+        return QuerySyntaxError(
+            f"unexpected token: '{token}'",
+            token.line or 1,
+            token.column or 1,
+            token=str(token),
+            expected=_expected(error),
+        )
+    if isinstance(error, UnexpectedCharacters):
+        char = text[error.pos_in_stream] if error.pos_in_stream < len(text) else ""
+        prefix = f"line {error.line}:{error.column - 1}"
+        if char in ("'", "{"):
+            # An opening quote or brace that is never closed: ANTLR's wording.
+            expecting = "'" if char == "'" else "}"
+            message = f"{prefix} mismatched character '<EOF>' expecting '{expecting}'"
+        else:
+            message = f"{prefix} unexpected token: '{char}'"
+        return QuerySyntaxError(message, error.line, error.column, token=char, expected=_expected(error))
+    line, column = _end_position(text)
+    return QuerySyntaxError("unexpected token: <EOF>", line, column)
+
+
+def _run(text: str, start: str) -> object:
+    if not isinstance(text, str):
+        raise QuerySyntaxError("SOQL statements cannot be empty or null", 1, 1)
+    if not text.strip():
+        kind = "SOQL" if start == "soql_query" else "SOSL"
+        raise QuerySyntaxError(f"{kind} statements cannot be empty or null", 1, 1)
+    try:
+        return _query_parser().parse(text, start=start)
+    except QuerySyntaxError:
+        raise
+    except LarkError as error:
+        original = getattr(error, "orig_exc", None)
+        if isinstance(original, QuerySyntaxError):
+            raise original from None
+        raise _convert(error, text) from None
+
+
+def _parse_search_text(text: str, token: Token, quoted: bool) -> nodes.SearchExpression:
+    """Parse the text inside FIND {…} (or FIND '…'); errors point into the whole query."""
+    line, column = token.line or 1, (token.column or 1) + 1
+    if not text.strip():
+        closing = "<EOF>" if quoted else "'}'"
+        raise QuerySyntaxError(f"unexpected token: {closing}", line, column + len(text))
+    try:
+        result: nodes.SearchExpression = _search_parser().parse(text)
+        return result
+    except LarkError as error:
+        inner = _convert(error, text)
+        absolute_line = line + inner.line - 1
+        absolute_column = column + inner.column - 1 if inner.line == 1 else inner.column
+        message = inner.message
+        if isinstance(error, UnexpectedCharacters):
+            # Inside braces a real org reports the character it cannot take, expecting the close.
+            message = (
+                f"line {absolute_line}:{absolute_column - 1} "
+                f"mismatched character '{inner.token}' expecting '}}'"
+            )
+        raise QuerySyntaxError(message, absolute_line, absolute_column, token=inner.token) from None
+
+
+def parse_soql(text: str) -> nodes.SoqlQuery:
+    """Parse one SOQL statement; raises ``QuerySyntaxError`` and nothing else."""
+    result = _run(text, "soql_query")
+    assert isinstance(result, nodes.SoqlQuery)
+    return result
+
+
+def parse_sosl(text: str) -> nodes.SoslQuery:
+    """Parse one SOSL statement; raises ``QuerySyntaxError`` and nothing else."""
+    result = _run(text, "sosl_query")
+    assert isinstance(result, nodes.SoslQuery)
+    return result
+
+
+def parse(text: str) -> nodes.SoqlQuery | nodes.SoslQuery:
+    """Parse SOSL when the text begins with FIND (in any case), SOQL otherwise."""
+    if isinstance(text, str) and text.lstrip()[:4].upper() == "FIND" and not text.lstrip()[4:5].isalnum():
+        return parse_sosl(text)
+    return parse_soql(text)
