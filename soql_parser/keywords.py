@@ -8,25 +8,98 @@ also accepted as names) and plain identifiers that are only checked after parsin
 from __future__ import annotations
 
 HARD_KEYWORDS = frozenset(
-    "AND AS ASC BIND BY CUBE DESC ELSE EXCLUDES FALSE FIRST FOR FROM HAVING HIERARCHICAL IN "
-    "INCLUDES LAST LIKE LIMIT LOOKUP NOT NULL NULLS OR ROLLUP SELECT TRUE UPDATE USING WHERE "
-    "WITH".split()
+    [
+        "AND",
+        "AS",
+        "ASC",
+        "BIND",
+        "BY",
+        "CUBE",
+        "DESC",
+        "ELSE",
+        "EXCLUDES",
+        "FALSE",
+        "FIRST",
+        "FOR",
+        "FROM",
+        "HAVING",
+        "HIERARCHICAL",
+        "IN",
+        "INCLUDES",
+        "LAST",
+        "LIKE",
+        "LIMIT",
+        "LOOKUP",
+        "NOT",
+        "NULL",
+        "NULLS",
+        "OR",
+        "ROLLUP",
+        "SELECT",
+        "TRUE",
+        "UPDATE",
+        "USING",
+        "WHERE",
+        "WITH",
+    ]
 )
 
 SOFT_KEYWORDS = frozenset(
-    "ABOVE ABOVE_OR_BELOW AT BELOW CATEGORY COUNT DATA DISTANCE END FIELDS FIND GEOLOCATION "
-    "GROUP OFFSET ORDER REFERENCE RETURNING SCOPE THEN TYPEOF VIEW WHEN".split()
+    [
+        "ABOVE",
+        "ABOVE_OR_BELOW",
+        "AT",
+        "BELOW",
+        "CATEGORY",
+        "COUNT",
+        "DATA",
+        "DISTANCE",
+        "END",
+        "FIELDS",
+        "FIND",
+        "GEOLOCATION",
+        "GROUP",
+        "OFFSET",
+        "ORDER",
+        "REFERENCE",
+        "RETURNING",
+        "SCOPE",
+        "THEN",
+        "TYPEOF",
+        "VIEW",
+        "WHEN",
+    ]
 )
 
 # Functions of the SELECT list and of conditions, spelled as the reference spells them.
 FUNCTION_SPELLINGS = {
     name.upper(): name
-    for name in (
-        "AVG COUNT COUNT_DISTINCT MAX MIN SUM GROUPING FORMAT toLabel convertCurrency "
-        "convertTimezone CALENDAR_MONTH CALENDAR_QUARTER CALENDAR_YEAR DAY_IN_MONTH DAY_IN_WEEK "
-        "DAY_IN_YEAR DAY_ONLY FISCAL_MONTH FISCAL_QUARTER FISCAL_YEAR HOUR_IN_DAY WEEK_IN_MONTH "
-        "WEEK_IN_YEAR"
-    ).split()
+    for name in [
+        "AVG",
+        "COUNT",
+        "COUNT_DISTINCT",
+        "MAX",
+        "MIN",
+        "SUM",
+        "GROUPING",
+        "FORMAT",
+        "toLabel",
+        "convertCurrency",
+        "convertTimezone",
+        "CALENDAR_MONTH",
+        "CALENDAR_QUARTER",
+        "CALENDAR_YEAR",
+        "DAY_IN_MONTH",
+        "DAY_IN_WEEK",
+        "DAY_IN_YEAR",
+        "DAY_ONLY",
+        "FISCAL_MONTH",
+        "FISCAL_QUARTER",
+        "FISCAL_YEAR",
+        "HOUR_IN_DAY",
+        "WEEK_IN_MONTH",
+        "WEEK_IN_YEAR",
+    ]
 }
 
 FIELDS_CATEGORIES = frozenset({"ALL", "STANDARD", "CUSTOM"})

@@ -72,15 +72,13 @@ def read_string(token: str) -> nodes.StringLiteral:
             digits = body[i + 2 : i + 6]
             if not _HEX4.fullmatch(digits) or digits.upper() == "FFFF":
                 raise LiteralError(
-                    f"Invalid string literal {token}. Illegal unicode sequence. "
-                    f"'{body[i : i + 6]}' in string literal."
+                    f"Invalid string literal {token}. Illegal unicode sequence. '{body[i : i + 6]}' in string literal."
                 )
             out.append(chr(int(digits, 16)))
             i += 6
         else:
             raise LiteralError(
-                f"Invalid string literal {token}. Illegal character sequence "
-                f"'{body[i : i + 2]}' in string literal."
+                f"Invalid string literal {token}. Illegal character sequence '{body[i : i + 2]}' in string literal."
             )
     return nodes.StringLiteral("".join(out), tuple(escaped_wildcards))
 
@@ -143,7 +141,7 @@ def read_date(text: str) -> dt.date:
 
 def _zone(z: str | None, sign: str | None, hours: str | None, minutes: str | None) -> dt.tzinfo:
     if z or sign is None:
-        return dt.timezone.utc
+        return dt.UTC
     offset = dt.timedelta(hours=int(hours or 0), minutes=int(minutes or 0))
     if offset >= dt.timedelta(hours=24):
         raise ValueError("offset out of range")
@@ -181,9 +179,7 @@ def read_time(text: str) -> dt.time:
         if match is None:
             raise ValueError(text)
         hour, minute, second, fraction, z, sign, oh, om = match.groups()
-        return dt.time(
-            int(hour), int(minute), int(second), _microseconds(fraction), tzinfo=_zone(z, sign, oh, om)
-        )
+        return dt.time(int(hour), int(minute), int(second), _microseconds(fraction), tzinfo=_zone(z, sign, oh, om))
     except ValueError:
         raise LiteralError(f"Invalid time: {text}") from None
 

@@ -11,7 +11,6 @@ import datetime as dt
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Literal as TypingLiteral
-from typing import Union
 
 # ----------------------------------------------------------------------------- values
 
@@ -82,18 +81,6 @@ class CurrencyLiteral:
     amount: int | Decimal
 
 
-Literal = Union[
-    StringLiteral,
-    NumberLiteral,
-    BooleanLiteral,
-    NullLiteral,
-    DateLiteral,
-    DateTimeLiteral,
-    TimeLiteral,
-    RelativeDateLiteral,
-    CurrencyLiteral,
-]
-
 # ----------------------------------------------------------------------------- field expressions
 
 
@@ -158,9 +145,6 @@ class Distance:
     unit: str
 
 
-FieldExpression = Union[FieldPath, FunctionCall, Fields, CountAll, TypeOf, Distance, "SoqlQuery"]
-
-
 @dataclass(frozen=True, slots=True)
 class SelectItem:
     """One SELECT-list entry; ``expression`` is a SoqlQuery for a child subquery."""
@@ -214,8 +198,6 @@ class Not:
     operand: Condition
 
 
-Condition = Union[Comparison, SetCondition, SemiJoin, And, Or, Not]
-
 # ----------------------------------------------------------------------------- clauses
 
 
@@ -262,9 +244,6 @@ class WithFilter:
     name: str
     operator: TypingLiteral["=", "IN"]
     values: tuple[Literal, ...]
-
-
-WithClause = Union[WithDataCategory, WithIdentifier, WithFilter]
 
 
 @dataclass(frozen=True, slots=True)
@@ -336,9 +315,6 @@ class SearchOr:
     right: SearchExpression
 
 
-SearchExpression = Union[SearchTerm, SearchAnd, SearchAndNot, SearchOr]
-
-
 @dataclass(frozen=True, slots=True)
 class ReturningObject:
     """One ``RETURNING`` entry: an object with its optional field list and clauses."""
@@ -368,16 +344,33 @@ class SoslQuery:
     update_options: tuple[TypingLiteral["TRACKING", "VIEWSTAT"], ...] = ()
 
 
-Node = Union[
-    SoqlQuery,
-    SoslQuery,
-    SelectItem,
-    Condition,
-    Literal,
-    FieldExpression,
-    FromItem,
-    WithClause,
-    GroupBy,
-    OrderItem,
-    SearchExpression,
-]
+# ----------------------------------------------------------------------------- unions
+
+Literal = (
+    StringLiteral
+    | NumberLiteral
+    | BooleanLiteral
+    | NullLiteral
+    | DateLiteral
+    | DateTimeLiteral
+    | TimeLiteral
+    | RelativeDateLiteral
+    | CurrencyLiteral
+)
+FieldExpression = FieldPath | FunctionCall | Fields | CountAll | TypeOf | Distance | SoqlQuery
+Condition = Comparison | SetCondition | SemiJoin | And | Or | Not
+WithClause = WithDataCategory | WithIdentifier | WithFilter
+SearchExpression = SearchTerm | SearchAnd | SearchAndNot | SearchOr
+Node = (
+    SoqlQuery
+    | SoslQuery
+    | SelectItem
+    | Condition
+    | Literal
+    | FieldExpression
+    | FromItem
+    | WithClause
+    | GroupBy
+    | OrderItem
+    | SearchExpression
+)

@@ -91,6 +91,7 @@ def _search_parser() -> Lark:
         lexer="basic",
         start="search_expression",
         postlex=_SearchPostLexer(),
+        cache=True,
         transformer=SearchTransformer(),
     )
 
@@ -104,6 +105,7 @@ def _query_parser() -> Lark:
         lexer="basic",
         start=["soql_query", "sosl_query"],
         postlex=_SoqlPostLexer(),
+        cache=True,
         transformer=SoqlTransformer(_parse_search_text),
     )
 
@@ -188,10 +190,7 @@ def _parse_search_text(text: str, token: Token, quoted: bool) -> nodes.SearchExp
         message = inner.message
         if isinstance(error, UnexpectedCharacters):
             # Inside braces a real org reports the character it cannot take, expecting the close.
-            message = (
-                f"line {absolute_line}:{absolute_column - 1} "
-                f"mismatched character '{inner.token}' expecting '}}'"
-            )
+            message = f"line {absolute_line}:{absolute_column - 1} mismatched character '{inner.token}' expecting '}}'"
         raise QuerySyntaxError(message, absolute_line, absolute_column, token=inner.token) from None
 
 

@@ -256,30 +256,36 @@ class TextRenderer(Renderer):
     def render_search_term(self, term: nodes.SearchTerm) -> str:
         return f'"{term.text}"' if term.phrase else term.text
 
-    def _search_operand(self, expression: nodes.SearchExpression, *, right: bool, tight: bool) -> str:
-        """Parenthesise where re-parsing would otherwise regroup (AND binds tighter than OR)."""
+    def _search_operand(self, expression: nodes.SearchExpression, *, under_and: bool, right: bool) -> str:
+        """Parenthesise where re-parsing would regroup: AND binds tighter than OR, and both
+        are left-associative."""
         text = self.render(expression)
         if isinstance(expression, nodes.SearchTerm):
             return text
-        if isinstance(expression, nodes.SearchOr) and (tight or right):
-            return f"({text})"
-        if right and not isinstance(expression, nodes.SearchOr):
-            return f"({text})"
-        return text
+        needed = (
+            (isinstance(expression, nodes.SearchOr) or right)
+            if under_and
+            else (right and isinstance(expression, nodes.SearchOr))
+        )
+        return f"({text})" if needed else text
 
     def render_search_and(self, expression: nodes.SearchAnd) -> str:
-        left = self._search_operand(expression.left, right=False, tight=True)
-        right = self._search_operand(expression.right, right=True, tight=True)
-        return f"{left} AND {right}" if expression.explicit else f"{left} {right}"
+        left = self._search_operand(expression.left, under_and=True, right=False)
+        right = self._search_operand(expression.right, under_and=True, right=True)
+        if not expression.explicit:
+            return f"{left} {right}"
+        if right.lower() == "not":
+            right = "(not)"  # a bare `not` right after AND would read as AND NOT
+        return f"{left} AND {right}"
 
     def render_search_and_not(self, expression: nodes.SearchAndNot) -> str:
-        left = self._search_operand(expression.left, right=False, tight=True)
-        right = self._search_operand(expression.right, right=True, tight=True)
+        left = self._search_operand(expression.left, under_and=True, right=False)
+        right = self._search_operand(expression.right, under_and=True, right=True)
         return f"{left} AND NOT {right}"
 
     def render_search_or(self, expression: nodes.SearchOr) -> str:
-        left = self._search_operand(expression.left, right=False, tight=False)
-        right = self._search_operand(expression.right, right=True, tight=False)
+        left = self._search_operand(expression.left, under_and=False, right=False)
+        right = self._search_operand(expression.right, under_and=False, right=True)
         return f"{left} OR {right}"
 
 

@@ -48,7 +48,7 @@ def _clauses(children: Children) -> dict[str, Any]:
     found: dict[str, Any] = {}
     for name, value in _nodes(children):
         if name == "with_clauses":
-            found[name] = found.get(name, ()) + (value,)
+            found[name] = (*found.get(name, ()), value)
         elif name == "group_by":
             found["group_by"], found["having"] = value
         else:
