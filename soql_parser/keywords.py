@@ -128,6 +128,18 @@ SOSL_WITH_FILTERS = {
     "SPELL_CORRECTION": "SPELL_CORRECTION",
 }
 
+# The kind of value each SOSL WITH filter takes, which of them accept an IN list, and the options of
+# the parameterised WITH clauses (SOQL and SOSL Reference, "WITH … " sections).
+SOSL_WITH_FILTERS_VALUE_KIND = {
+    "DIVISION": "string",
+    "NETWORK": "string",
+    "PricebookId": "string",
+    "METADATA": "string",
+    "SPELL_CORRECTION": "boolean",
+}
+SOSL_WITH_LIST_FILTERS = frozenset({"NETWORK"})
+SOSL_WITH_OPTIONS = {"SNIPPET": {"target_length": "integer"}}
+
 SEARCH_GROUPS = frozenset({"ALL", "NAME", "EMAIL", "PHONE", "SIDEBAR"})
 SEARCH_MODES = frozenset({"PHRASE", "ADVANCED"})
 UPDATE_OPTIONS = frozenset({"TRACKING", "VIEWSTAT"})

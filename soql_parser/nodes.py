@@ -8,15 +8,28 @@ not part of a node (``parse(to_text(tree)) == tree`` must hold).
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Literal as TypingLiteral
+
+
+
+@dataclass(frozen=True, slots=True)
+class Located:
+    """A node that remembers where it starts in the query text, for the caret of an error.
+
+    ``pos`` is (line, column), both 1-based; it takes no part in equality or hashing, so a tree
+    parsed from text equals the same tree built by hand.
+    """
+
+    pos: tuple[int, int] | None = field(default=None, compare=False, repr=False, kw_only=True)
+
 
 # ----------------------------------------------------------------------------- values
 
 
 @dataclass(frozen=True, slots=True)
-class StringLiteral:
+class StringLiteral(Located):
     """A quoted string, escapes decoded.
 
     ``escaped_wildcards`` holds the indexes in ``value`` of ``%`` and ``_`` characters that were
@@ -28,45 +41,45 @@ class StringLiteral:
 
 
 @dataclass(frozen=True, slots=True)
-class NumberLiteral:
+class NumberLiteral(Located):
     """An integer or a decimal (Salesforce has no exponent notation)."""
 
     value: int | Decimal
 
 
 @dataclass(frozen=True, slots=True)
-class BooleanLiteral:
+class BooleanLiteral(Located):
     value: bool
 
 
 @dataclass(frozen=True, slots=True)
-class NullLiteral:
+class NullLiteral(Located):
     pass
 
 
 @dataclass(frozen=True, slots=True)
-class DateLiteral:
+class DateLiteral(Located):
     """A fixed date such as ``2020-12-20`` (unquoted in SOQL)."""
 
     value: dt.date
 
 
 @dataclass(frozen=True, slots=True)
-class DateTimeLiteral:
+class DateTimeLiteral(Located):
     """A fixed instant such as ``2020-12-22T11:00:00Z``; the offset written is kept."""
 
     value: dt.datetime
 
 
 @dataclass(frozen=True, slots=True)
-class TimeLiteral:
+class TimeLiteral(Located):
     """A time of day for Time fields, such as ``13:45:00.000Z``."""
 
     value: dt.time
 
 
 @dataclass(frozen=True, slots=True)
-class RelativeDateLiteral:
+class RelativeDateLiteral(Located):
     """A range relative to today: ``TODAY``, ``LAST_N_DAYS:30``… (name in upper case)."""
 
     name: str
@@ -74,7 +87,7 @@ class RelativeDateLiteral:
 
 
 @dataclass(frozen=True, slots=True)
-class CurrencyLiteral:
+class CurrencyLiteral(Located):
     """An amount in a currency, such as ``USD5000`` (multi-currency orgs)."""
 
     currency: str
@@ -85,7 +98,7 @@ class CurrencyLiteral:
 
 
 @dataclass(frozen=True, slots=True)
-class FieldPath:
+class FieldPath(Located):
     """A field, or a path through parent relationships: ``("Account", "Owner", "Name")``."""
 
     parts: tuple[str, ...]
@@ -96,7 +109,7 @@ class FieldPath:
 
 
 @dataclass(frozen=True, slots=True)
-class FunctionCall:
+class FunctionCall(Located):
     """``name(argument)``; known function names are spelled as the reference spells them."""
 
     name: str
@@ -104,7 +117,7 @@ class FunctionCall:
 
 
 @dataclass(frozen=True, slots=True)
-class Fields:
+class Fields(Located):
     """``FIELDS(ALL | STANDARD | CUSTOM)``."""
 
     category: TypingLiteral["ALL", "STANDARD", "CUSTOM"]
@@ -116,13 +129,13 @@ class CountAll:
 
 
 @dataclass(frozen=True, slots=True)
-class TypeOfWhen:
+class TypeOfWhen(Located):
     sobject: str
     fields: tuple[FieldPath, ...]
 
 
 @dataclass(frozen=True, slots=True)
-class TypeOf:
+class TypeOf(Located):
     """``TYPEOF What WHEN Account THEN Phone … ELSE Name END`` for polymorphic lookups."""
 
     relationship: FieldPath
@@ -131,13 +144,13 @@ class TypeOf:
 
 
 @dataclass(frozen=True, slots=True)
-class Geolocation:
+class Geolocation(Located):
     latitude: int | Decimal
     longitude: int | Decimal
 
 
 @dataclass(frozen=True, slots=True)
-class Distance:
+class Distance(Located):
     """``DISTANCE(field, GEOLOCATION(lat, lon), 'mi')``."""
 
     field: FieldPath
@@ -202,7 +215,7 @@ class Not:
 
 
 @dataclass(frozen=True, slots=True)
-class FromItem:
+class FromItem(Located):
     """An object (or, in a subquery, a child relationship path) with its optional alias."""
 
     sobject: str
@@ -224,7 +237,7 @@ class WithDataCategory:
 
 
 @dataclass(frozen=True, slots=True)
-class WithOption:
+class WithOption(Located):
     name: str
     value: Literal
 
@@ -316,7 +329,7 @@ class SearchOr:
 
 
 @dataclass(frozen=True, slots=True)
-class ReturningObject:
+class ReturningObject(Located):
     """One ``RETURNING`` entry: an object with its optional field list and clauses."""
 
     sobject: str

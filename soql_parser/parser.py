@@ -24,6 +24,13 @@ _HERE = Path(__file__).parent
 _NAME_TYPES = frozenset({"IDENT"}) | keywords.SOFT_KEYWORDS
 
 
+class _DemotedKeyword(Token):
+    """ORDER, GROUP or OFFSET read as a name because its clause does not follow; if the parser
+    cannot take the name either, the error belongs to the token that should have followed."""
+
+    following: Token | None
+
+
 class _SoqlPostLexer:
     """Looks ahead where LALR(1) cannot, and refuses Apex-only forms as soon as they appear."""
 
@@ -47,7 +54,9 @@ class _SoqlPostLexer:
             if token.type == "MALFORMED_DATE":
                 raise _error_at(token, f"unexpected token: '{token}'")
             if not self._starts_clause(token, peek):
-                token = Token.new_borrow_pos("IDENT", str(token), token)
+                demoted = _DemotedKeyword.new_borrow_pos("IDENT", str(token), token)
+                demoted.following = peek(0)
+                token = demoted
             yield token
 
     @staticmethod
@@ -129,29 +138,41 @@ def _end_position(text: str) -> tuple[int, int]:
     return line, len(body) - (body.rfind("\n") + 1) + 1
 
 
+def _unexpected_token(token: Token | None, text: str, expected: tuple[str, ...]) -> QuerySyntaxError:
+    if token is None or token.type == "$END":
+        line, column = _end_position(text)
+        return QuerySyntaxError("unexpected token: <EOF>", line, column, expected=expected)
+    return QuerySyntaxError(
+        f"unexpected token: '{token}'", token.line or 1, token.column or 1, token=str(token), expected=expected
+    )
+
+
 def _convert(error: LarkError, text: str) -> QuerySyntaxError:
     """A Lark failure as a real org words it (reference/soql_sosl.md §6)."""
     if isinstance(error, UnexpectedToken):
         token = error.token
-        if token.type == "$END":
-            line, column = _end_position(text)
-            return QuerySyntaxError("unexpected token: <EOF>", line, column, expected=_expected(error))
-        return QuerySyntaxError(
-            f"unexpected token: '{token}'",
-            token.line or 1,
-            token.column or 1,
-            token=str(token),
-            expected=_expected(error),
-        )
+        expected = _expected(error)
+        if isinstance(token, _DemotedKeyword):
+            return _unexpected_token(token.following, text, expected)
+        if token.type == "COUNT_ALL":
+            # Anywhere but right after SELECT, COUNT() is a call that lacks its argument.
+            line, column = token.end_line or 1, (token.end_column or 2) - 1
+            return QuerySyntaxError("unexpected token: ')'", line, column, token=")", expected=expected)
+        if expected == (keywords.terminal_name("FIELDS"),) and token.type != "$END":
+            # SOSL's IN clause: the word after the field group is not FIELDS.
+            line, column = token.line or 1, token.column or 1
+            return QuerySyntaxError(f"Malformed search token: {token}", line, column, token=str(token))
+        return _unexpected_token(token, text, expected)
     if isinstance(error, UnexpectedCharacters):
         char = text[error.pos_in_stream] if error.pos_in_stream < len(text) else ""
-        prefix = f"line {error.line}:{error.column - 1}"
         if char in ("'", "{"):
-            # An opening quote or brace that is never closed: ANTLR's wording.
+            # An opening quote or brace that is never closed: the lexer meets the end of the text.
             expecting = "'" if char == "'" else "}"
-            message = f"{prefix} mismatched character '<EOF>' expecting '{expecting}'"
-        else:
-            message = f"{prefix} unexpected token: '{char}'"
+            line = text.count("\n") + 1
+            column = len(text) - (text.rfind("\n") + 1) + 1
+            message = f"line {line}:{column - 1} mismatched character '<EOF>' expecting '{expecting}'"
+            return QuerySyntaxError(message, line, column, expected=(f"'{expecting}'",))
+        message = f"line {error.line}:{error.column - 1} unexpected token: '{char}'"
         return QuerySyntaxError(message, error.line, error.column, token=char, expected=_expected(error))
     line, column = _end_position(text)
     return QuerySyntaxError("unexpected token: <EOF>", line, column)
@@ -176,22 +197,33 @@ def _run(text: str, start: str) -> object:
 
 def _parse_search_text(text: str, token: Token, quoted: bool) -> nodes.SearchExpression:
     """Parse the text inside FIND {…} (or FIND '…'); errors point into the whole query."""
-    line, column = token.line or 1, (token.column or 1) + 1
+    first_line, first_column = token.line or 1, (token.column or 1) + 1
+
+    def absolute(line: int, column: int) -> tuple[int, int]:
+        return first_line + line - 1, (first_column + column - 1 if line == 1 else column)
+
+    # Just after the search text stands the closing brace (or quote).
+    close_line, close_column = absolute(text.count("\n") + 1, len(text) - (text.rfind("\n") + 1) + 1)
+    closing = "<EOF>" if quoted else "'}'"
     if not text.strip():
-        closing = "<EOF>" if quoted else "'}'"
-        raise QuerySyntaxError(f"unexpected token: {closing}", line, column + len(text))
+        raise QuerySyntaxError(f"unexpected token: {closing}", close_line, close_column)
     try:
         result: nodes.SearchExpression = _search_parser().parse(text)
         return result
     except LarkError as error:
-        inner = _convert(error, text)
-        absolute_line = line + inner.line - 1
-        absolute_column = column + inner.column - 1 if inner.line == 1 else inner.column
-        message = inner.message
+        if isinstance(error, UnexpectedToken) and error.token.type == "$END":
+            raise QuerySyntaxError(f"unexpected token: {closing}", close_line, close_column) from None
         if isinstance(error, UnexpectedCharacters):
-            # Inside braces a real org reports the character it cannot take, expecting the close.
-            message = f"line {absolute_line}:{absolute_column - 1} mismatched character '{inner.token}' expecting '}}'"
-        raise QuerySyntaxError(message, absolute_line, absolute_column, token=inner.token) from None
+            # A reserved character that is not escaped. Inside braces a real org reports the
+            # character it cannot take, expecting the close.
+            char = text[error.pos_in_stream]
+            line, column = absolute(error.line, error.column)
+            expecting = "" if quoted else " expecting '}'"
+            message = f"line {line}:{column - 1} mismatched character '{char}'{expecting}"
+            raise QuerySyntaxError(message, line, column, token=char) from None
+        inner = _convert(error, text)
+        line, column = absolute(inner.line, inner.column)
+        raise QuerySyntaxError(inner.message, line, column, token=inner.token) from None
 
 
 def parse_soql(text: str) -> nodes.SoqlQuery:

@@ -47,7 +47,10 @@ def node_classes() -> list[type]:
     return [
         value
         for value in vars(nodes).values()
-        if isinstance(value, type) and dataclasses.is_dataclass(value) and value.__module__ == nodes.__name__
+        if isinstance(value, type)
+        and dataclasses.is_dataclass(value)
+        and value.__module__ == nodes.__name__
+        and value is not nodes.Located
     ]
 
 

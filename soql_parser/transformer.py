@@ -15,8 +15,13 @@ from lark import Token, Transformer
 
 from . import keywords, literals, nodes
 from .errors import QuerySyntaxError
+from .render import to_text
 
 Children = list[Any]
+
+
+def _pos(token: Token) -> tuple[int, int]:
+    return (token.line or 1, token.column or 1)
 
 
 def _error_at(token: Token, message: str, offset: int = 0) -> QuerySyntaxError:
@@ -30,6 +35,21 @@ def _unexpected(token: Token) -> QuerySyntaxError:
 def _nodes(children: Children) -> list[Any]:
     """The children that are values, without the keyword and punctuation tokens."""
     return [child for child in children if not isinstance(child, Token)]
+
+
+_LITERAL_KINDS = {"string": nodes.StringLiteral, "boolean": nodes.BooleanLiteral, "integer": nodes.NumberLiteral}
+
+
+def _error_at_node(node: nodes.Located, message: str, before: str = "") -> QuerySyntaxError:
+    line, column = node.pos or (1, 1)
+    return QuerySyntaxError(message, line, column, token=before or None)
+
+
+def _check_literal_kind(value: nodes.Literal, kind: str) -> None:
+    """SOSL WITH clauses take one kind of value each (a string, TRUE/FALSE, an integer)."""
+    expected = _LITERAL_KINDS[kind]
+    if not isinstance(value, expected) or (kind == "integer" and not isinstance(value.value, int)):
+        raise _error_at_node(value, f"unexpected token: '{to_text(value)}'")
 
 
 def _tokens(children: Children, *types: str) -> list[Token]:
@@ -104,27 +124,27 @@ class SoqlTransformer(Transformer):
         return token
 
     def field_path(self, children: Children) -> nodes.FieldPath:
-        return nodes.FieldPath(tuple(str(children[0]).split(".")))
+        return nodes.FieldPath(tuple(str(children[0]).split(".")), pos=_pos(children[0]))
 
     def function_call(self, children: Children) -> nodes.FunctionCall:
         name: Token = children[0]
         spelling = keywords.FUNCTION_SPELLINGS.get(name.upper(), str(name))
-        return nodes.FunctionCall(spelling, _nodes(children)[0])
+        return nodes.FunctionCall(spelling, _nodes(children)[0], pos=_pos(name))
 
     def fields_call(self, children: Children) -> nodes.Fields:
         category = children[2]
         if category.upper() not in keywords.FIELDS_CATEGORIES:
             raise _unexpected(category)
-        return nodes.Fields(category.upper())
+        return nodes.Fields(category.upper(), pos=_pos(children[0]))
 
     def typeof(self, children: Children) -> nodes.TypeOf:
-        relationship = nodes.FieldPath(tuple(str(children[1]).split(".")))
+        relationship = nodes.FieldPath(tuple(str(children[1]).split(".")), pos=_pos(children[1]))
         whens = tuple(c for c in children if isinstance(c, nodes.TypeOfWhen))
         else_fields = next((c for c in children if isinstance(c, tuple)), ())
-        return nodes.TypeOf(relationship, whens, else_fields)
+        return nodes.TypeOf(relationship, whens, else_fields, pos=_pos(children[0]))
 
     def typeof_when(self, children: Children) -> nodes.TypeOfWhen:
-        return nodes.TypeOfWhen(str(children[1]), tuple(_nodes(children)))
+        return nodes.TypeOfWhen(str(children[1]), tuple(_nodes(children)), pos=_pos(children[1]))
 
     def typeof_else(self, children: Children) -> tuple[nodes.FieldPath, ...]:
         return tuple(_nodes(children))
@@ -132,11 +152,11 @@ class SoqlTransformer(Transformer):
     def distance(self, children: Children) -> nodes.Distance:
         field, point = _nodes(children)
         unit = _read(_tokens(children, "STRING")[0], literals.read_string).value
-        return nodes.Distance(field, point, unit)
+        return nodes.Distance(field, point, unit, pos=_pos(children[0]))
 
     def geolocation(self, children: Children) -> nodes.Geolocation:
         latitude, longitude = _nodes(children)
-        return nodes.Geolocation(latitude.value, longitude.value)
+        return nodes.Geolocation(latitude.value, longitude.value, pos=_pos(children[0]))
 
     # ------------------------------------------------------------------- FROM
 
@@ -147,7 +167,7 @@ class SoqlTransformer(Transformer):
         names = [c for c in children if isinstance(c, Token) and c.type != "AS"]
         using = dict(_nodes(children))
         alias = str(names[1]) if len(names) > 1 else None
-        return nodes.FromItem(str(names[0]), alias, using.get("scope"), using.get("lookup"))
+        return nodes.FromItem(str(names[0]), alias, using.get("scope"), using.get("lookup"), pos=_pos(names[0]))
 
     def using_scope(self, children: Children) -> tuple[str, str]:
         return ("scope", str(children[2]))
@@ -214,38 +234,38 @@ class SoqlTransformer(Transformer):
 
     def string(self, children: Children) -> nodes.StringLiteral:
         result: nodes.StringLiteral = _read(children[0], literals.read_string)
-        return result
+        return nodes.StringLiteral(result.value, result.escaped_wildcards, pos=_pos(children[0]))
 
     def signed_number(self, children: Children) -> nodes.NumberLiteral:
         sign = str(children[0]) if len(children) == 2 else ""
-        return nodes.NumberLiteral(literals.read_number(sign, str(children[-1])))
+        return nodes.NumberLiteral(literals.read_number(sign, str(children[-1])), pos=_pos(children[0]))
 
     def signed_integer(self, children: Children) -> int:
         sign = str(children[0]) if len(children) == 2 else ""
         return int(literals.read_number(sign, str(children[-1])))
 
     def date(self, children: Children) -> nodes.DateLiteral:
-        return nodes.DateLiteral(_read(children[0], literals.read_date))
+        return nodes.DateLiteral(_read(children[0], literals.read_date), pos=_pos(children[0]))
 
     def datetime(self, children: Children) -> nodes.DateTimeLiteral:
-        return nodes.DateTimeLiteral(_read(children[0], literals.read_datetime))
+        return nodes.DateTimeLiteral(_read(children[0], literals.read_datetime), pos=_pos(children[0]))
 
     def time(self, children: Children) -> nodes.TimeLiteral:
-        return nodes.TimeLiteral(_read(children[0], literals.read_time))
+        return nodes.TimeLiteral(_read(children[0], literals.read_time), pos=_pos(children[0]))
 
     def null(self, children: Children) -> nodes.NullLiteral:
-        return nodes.NullLiteral()
+        return nodes.NullLiteral(pos=_pos(children[0]))
 
     def true(self, children: Children) -> nodes.BooleanLiteral:
-        return nodes.BooleanLiteral(True)
+        return nodes.BooleanLiteral(True, pos=_pos(children[0]))
 
     def false(self, children: Children) -> nodes.BooleanLiteral:
-        return nodes.BooleanLiteral(False)
+        return nodes.BooleanLiteral(False, pos=_pos(children[0]))
 
     def negative_currency(self, children: Children) -> nodes.CurrencyLiteral:
         literal = literals.read_currency(str(children[0]))
         assert literal is not None  # the terminal's pattern is a currency literal
-        return literal
+        return nodes.CurrencyLiteral(literal.currency, literal.amount, pos=_pos(children[0]))
 
     def named_value(self, children: Children) -> nodes.Literal:
         """A bare name in value position: a relative date literal or a currency literal."""
@@ -254,13 +274,13 @@ class SoqlTransformer(Transformer):
         if len(children) == 1:
             currency = literals.read_currency(str(name))
             if currency is not None:
-                return currency
+                return nodes.CurrencyLiteral(currency.currency, currency.amount, pos=_pos(name))
             if takes_n is False:
-                return nodes.RelativeDateLiteral(name.upper())
+                return nodes.RelativeDateLiteral(name.upper(), pos=_pos(name))
             raise _unexpected(name)
         if takes_n is not True:
             raise _unexpected(name)
-        return nodes.RelativeDateLiteral(name.upper(), int(children[2]))
+        return nodes.RelativeDateLiteral(name.upper(), int(children[2]), pos=_pos(name))
 
     # ------------------------------------------------------------------- WITH
 
@@ -276,7 +296,7 @@ class SoqlTransformer(Transformer):
         return str(children[0].type)
 
     def with_option(self, children: Children) -> nodes.WithOption:
-        return nodes.WithOption(str(children[0]), children[2])
+        return nodes.WithOption(str(children[0]), children[2], pos=_pos(children[0]))
 
     def with_filter(self, children: Children) -> tuple[str, Any]:
         name: Token = children[1]
@@ -286,7 +306,14 @@ class SoqlTransformer(Transformer):
         return ("with_clauses", self._with_identifier(children, keywords.SOQL_WITH_IDENTIFIERS))
 
     def search_with_identifier(self, children: Children) -> tuple[str, Any]:
-        return ("with_clauses", self._with_identifier(children, keywords.SOSL_WITH_IDENTIFIERS))
+        clause = self._with_identifier(children, keywords.SOSL_WITH_IDENTIFIERS)
+        allowed = keywords.SOSL_WITH_OPTIONS.get(clause.name, {})
+        for option in clause.options:
+            kind = allowed.get(option.name.lower())
+            if kind is None:
+                raise _error_at_node(option, f"unexpected token: '{option.name}'", before=option.name)
+            _check_literal_kind(option.value, kind)
+        return ("with_clauses", clause)
 
     @staticmethod
     def _with_identifier(children: Children, known: dict[str, str]) -> nodes.WithIdentifier:
@@ -298,11 +325,17 @@ class SoqlTransformer(Transformer):
 
     def search_with_filter(self, children: Children) -> tuple[str, Any]:
         name = self._search_with_filter_name(children[1])
+        _check_literal_kind(children[3], keywords.SOSL_WITH_FILTERS_VALUE_KIND[name])
         return ("with_clauses", nodes.WithFilter(name, "=", (children[3],)))
 
     def search_with_filter_list(self, children: Children) -> tuple[str, Any]:
         name = self._search_with_filter_name(children[1])
-        return ("with_clauses", nodes.WithFilter(name, "IN", _nodes(children)[0]))
+        if name not in keywords.SOSL_WITH_LIST_FILTERS:
+            raise _unexpected(_tokens(children, "IN")[0])
+        values = _nodes(children)[0]
+        for value in values:
+            _check_literal_kind(value, "string")
+        return ("with_clauses", nodes.WithFilter(name, "IN", values))
 
     @staticmethod
     def _search_with_filter_name(name: Token) -> str:
@@ -390,11 +423,9 @@ class SoqlTransformer(Transformer):
         return self._parse_search(str(token)[1:-1], token, False), False
 
     def search_in(self, children: Children) -> tuple[str, str]:
-        group, fields = children[1], children[2]
+        group = children[1]
         if group.upper() not in keywords.SEARCH_GROUPS:
             raise _error_at(group, f"Malformed search token: {group}")
-        if fields.upper() != "FIELDS":
-            raise _error_at(fields, f"Malformed search token: {fields}")
         return ("search_group", group.upper())
 
     def returning_clause(self, children: Children) -> tuple[str, Any]:
@@ -402,7 +433,7 @@ class SoqlTransformer(Transformer):
 
     def returning_object(self, children: Children) -> nodes.ReturningObject:
         body = _nodes(children)
-        return nodes.ReturningObject(str(children[0]), **(body[0] if body else {}))
+        return nodes.ReturningObject(str(children[0]), **(body[0] if body else {}), pos=_pos(children[0]))
 
     def returning_body(self, children: Children) -> dict[str, Any]:
         values = _nodes(children)
@@ -424,7 +455,7 @@ class SoqlTransformer(Transformer):
         return ("search_mode", mode.upper())
 
     def search_limit(self, children: Children) -> tuple[str, int]:
-        return ("limit", children[1])
+        return ("limit", int(children[1]))
 
     def search_update(self, children: Children) -> tuple[str, Any]:
         return ("update_options", self._update_options(children))

@@ -485,7 +485,13 @@ def test_search_text_escapes_and_quoted_form() -> None:
         ("FIND {*son} RETURNING Contact", "mismatched character '*'", 7),
         ("FIND {name} IN ALL TYPE RETURNING Account(Name)", "Malformed search token: TYPE", 20),
         ("FIND {name} IN EVERY FIELDS", "Malformed search token: EVERY", 16),
-        ("FIND {unclosed RETURNING Account", "mismatched character '<EOF>' expecting '}'", 6),
+        ("FIND {unclosed RETURNING Account", "line 1:32 mismatched character '<EOF>' expecting '}'", 33),
+        ("FIND {Acme} IN ALL RETURNING Account", "Malformed search token: RETURNING", 20),
+        ("FIND {Acme AND}", "unexpected token: '}'", 15),
+        ("FIND {x} WITH DIVISION = 5", "unexpected token: '5'", 26),
+        ("FIND {x} WITH SPELL_CORRECTION = 'yes'", "unexpected token: ''yes''", 34),
+        ("FIND {x} WITH SNIPPET(length = 5)", "unexpected token: 'length'", 23),
+        ("FIND {x} WITH DIVISION IN ('a')", "unexpected token: 'IN'", 24),
         ("FIND {} RETURNING Account", "unexpected token: '}'", 7),
         ("FIND :term RETURNING Account", "Bind variables only allowed in Apex code", 6),
     ],
@@ -547,4 +553,17 @@ def test_lexer_errors_name_the_character() -> None:
     assert caught.value.message == "line 1:36 unexpected token: '\"'"
     with pytest.raises(QuerySyntaxError) as caught:
         parse_soql("SELECT Id FROM Case WHERE Subject = 'open")
-    assert caught.value.message == "line 1:36 mismatched character '<EOF>' expecting '''"
+    expected = ("line 1:41 mismatched character '<EOF>' expecting '''", 42)
+    assert (caught.value.message, caught.value.column) == expected
+
+
+def test_an_orphan_keyword_is_reported_at_the_token_that_should_follow_it() -> None:
+    for query, message, column in [
+        ("SELECT Id FROM Case WHERE Status = 'New' ORDER CreatedDate", "unexpected token: 'CreatedDate'", 48),
+        ("SELECT Id FROM Case LIMIT 10 OFFSET 2.5", "unexpected token: '2.5'", 37),
+        ("SELECT Id FROM Case LIMIT 5 OFFSET", "unexpected token: <EOF>", 35),
+        ("SELECT Name, COUNT() FROM Account", "unexpected token: ')'", 20),
+    ]:
+        with pytest.raises(QuerySyntaxError) as caught:
+            parse_soql(query)
+        assert (caught.value.message, caught.value.column) == (message, column)
