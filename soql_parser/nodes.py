@@ -13,7 +13,6 @@ from decimal import Decimal
 from typing import Literal as TypingLiteral
 
 
-
 @dataclass(frozen=True, slots=True)
 class Located:
     """A node that remembers where it starts in the query text, for the caret of an error.
