@@ -288,6 +288,6 @@ sosl_queries = st.builds(
     st.lists(returning_objects, max_size=3).map(tuple),
     st.lists(sosl_with_clauses, max_size=2).map(tuple),
     st.sampled_from([None, "PHRASE", "ADVANCED"]),
-    limits,
+    st.none() | st.integers(0, 2000),
     st.lists(st.sampled_from(["TRACKING", "VIEWSTAT"]), max_size=2).map(tuple),
 )
