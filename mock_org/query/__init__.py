@@ -1,0 +1,1 @@
+"""SOQL: compilation to SQLAlchemy Core, execution, result shaping and paging."""

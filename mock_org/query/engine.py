@@ -1,0 +1,127 @@
+"""Runs SOQL: parse → compile → execute in one snapshot → shape → page.
+
+The REST shape of a query result: ``{"totalSize", "done", "nextRecordsUrl"?, "records"}`` with pages
+of ``batch_size`` records (2,000 by default; ``Sforce-Query-Options: batchSize`` 200–2,000).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy.engine import Connection
+
+from soql_parser import QuerySyntaxError, parse_soql
+
+from ..clock import OrgClock
+from ..errors import MalformedQuery
+from ..schema import Schema
+from ..storage import Storage
+from .compile import compile_query
+from .locators import CursorStore
+from .scope import QueryContext
+from .shape import ChildRecords, shape_aggregates, shape_records
+from .templates import ChildSlot, QueryPlan
+
+DEFAULT_BATCH = 2000
+MIN_BATCH, MAX_BATCH = 200, 2000
+MAX_QUERY_LENGTH = 100_000
+_CHUNK = 5000  # parent Ids per child-subquery statement (SQLite allows 32,766 parameters)
+
+
+def syntax_error(text: str, error: QuerySyntaxError, kind: type = MalformedQuery) -> Exception:
+    """A parser error as the org reports it: the caret block around the offending token."""
+    return kind(error.caret_message(text))
+
+
+class QueryEngine:
+    def __init__(self, storage: Storage, schema: Schema, clock: OrgClock) -> None:
+        self.storage = storage
+        self.schema = schema
+        self.clock = clock
+        self.cursors = CursorStore()
+
+    def plan(self, text: str, *, include_deleted: bool = False, user_id: str | None = None) -> QueryPlan:
+        if not isinstance(text, str) or not text.strip():
+            raise MalformedQuery("SOQL statements cannot be empty or null")
+        if len(text) > MAX_QUERY_LENGTH:
+            raise MalformedQuery(f"SOQL statements cannot be longer than {MAX_QUERY_LENGTH} characters")
+        try:
+            tree = parse_soql(text)
+        except QuerySyntaxError as error:
+            raise syntax_error(text, error) from None
+        context = QueryContext(
+            self.schema, self.storage.tables, self.clock, text, include_deleted=include_deleted, user_id=user_id
+        )
+        return compile_query(context, tree)
+
+    def query(
+        self,
+        text: str,
+        *,
+        include_deleted: bool = False,
+        batch_size: int | None = None,
+        version: str = "59.0",
+        user_id: str | None = None,
+        resource: str = "query",
+    ) -> dict[str, Any]:
+        """The first page of a query's result; the rest waits behind ``nextRecordsUrl``."""
+        plan = self.plan(text, include_deleted=include_deleted, user_id=user_id)
+        with self.storage.read() as connection:
+            if plan.count_only:
+                total = connection.execute(plan.statement).scalar_one()
+                return {"totalSize": total, "done": True, "records": []}
+            records = self.execute(plan, connection, version)
+        batch = max(MIN_BATCH, min(MAX_BATCH, batch_size or DEFAULT_BATCH))
+        if plan.aggregate is not None and len(records) > MAX_BATCH:
+            raise MalformedQuery(
+                "Aggregate query does not support queryMore(), use LIMIT to restrict the results to a single batch"
+            )
+        if len(records) <= batch:
+            return {"totalSize": len(records), "done": True, "records": records}
+        cursor = self.cursors.open(records, batch)
+        return {
+            "totalSize": len(records),
+            "done": False,
+            "nextRecordsUrl": f"/services/data/v{version}/{resource}/{cursor}-{batch}",
+            "records": records[:batch],
+        }
+
+    def query_more(self, locator: str, *, version: str = "59.0", resource: str = "query") -> dict[str, Any]:
+        records, total, next_offset = self.cursors.page(locator)
+        page: dict[str, Any] = {"totalSize": total, "done": next_offset is None}
+        if next_offset is not None:
+            cursor_id = locator.partition("-")[0]
+            page["nextRecordsUrl"] = f"/services/data/v{version}/{resource}/{cursor_id}-{next_offset}"
+        page["records"] = records
+        return page
+
+    def execute(self, plan: QueryPlan, connection: Connection, version: str) -> list[dict[str, Any]]:
+        """Run a plan (and its child subqueries, one statement each) and shape the records."""
+        rows = connection.execute(plan.statement).all()
+        if plan.aggregate is not None:
+            return shape_aggregates(plan.aggregate, rows)
+        assert plan.template is not None
+        children = self._children(plan, rows, connection, version)
+        return shape_records(plan.template, rows, version, children)
+
+    def _children(self, plan: QueryPlan, rows: list, connection: Connection, version: str) -> ChildRecords:
+        assert plan.template is not None
+        slots = [entry for entry in plan.template.entries if isinstance(entry, ChildSlot)]
+        if not slots or not rows:
+            return {}
+        parent_ids = list(dict.fromkeys(row[plan.template.id_index] for row in rows))
+        found: ChildRecords = {}
+        for slot in slots:
+            child_plan = slot.plan
+            assert child_plan.template is not None and child_plan.link_index is not None
+            child_rows = []
+            for start in range(0, len(parent_ids), _CHUNK):
+                chunk = parent_ids[start : start + _CHUNK]
+                child_rows += connection.execute(child_plan.statement, {"parent_ids": chunk}).all()
+            grandchildren = self._children(child_plan, child_rows, connection, version)
+            records = shape_records(child_plan.template, child_rows, version, grandchildren)
+            by_parent: dict[str, list[dict[str, Any]]] = {}
+            for row, record in zip(child_rows, records, strict=True):
+                by_parent.setdefault(row[child_plan.link_index], []).append(record)
+            found[id(slot)] = by_parent
+        return found

@@ -1,0 +1,110 @@
+"""What a compiled query's rows mean: where each selected column goes in the REST record.
+
+The compiler builds a template alongside the SQL; shape.py walks it to turn row tuples into the
+nested records a real org returns (parents as nested objects, children as nested query results).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy.sql import Select
+from sqlalchemy.sql.elements import ColumnElement
+
+
+@dataclass
+class ValueSlot:
+    """One scalar in the record: ``key`` ← row[index], converted for a field of ``field_type``."""
+
+    key: str
+    index: int
+    field_type: str
+    convert: Callable[[Any], Any] | None = None  # toLabel / FORMAT
+
+
+@dataclass
+class ParentSlot:
+    """A parent record nested under its relationship name; null when row[id_index] is null."""
+
+    key: str
+    id_index: int
+    sobject: str | None  # None when polymorphic: the type comes from row[type_index]
+    type_index: int | None = None
+    entries: list[Slot] = field(default_factory=list)
+
+    def child(self, key: str) -> ParentSlot | None:
+        return next((e for e in self.entries if isinstance(e, ParentSlot) and e.key == key), None)
+
+
+@dataclass
+class TypeOfSlot:
+    """TYPEOF: a polymorphic parent whose fields depend on its actual type (``"*"`` for ELSE)."""
+
+    key: str
+    id_index: int
+    type_index: int
+    by_type: dict[str, list[Slot]]
+
+
+@dataclass
+class ChildSlot:
+    """A parent-to-child subquery; its plan runs once for all parent rows."""
+
+    key: str
+    plan: QueryPlan
+
+
+Slot = ValueSlot | ParentSlot | TypeOfSlot | ChildSlot
+
+
+@dataclass
+class RecordTemplate:
+    sobject: str
+    id_index: int
+    entries: list[Slot] = field(default_factory=list)
+
+    def parent(self, key: str) -> ParentSlot | None:
+        return next((e for e in self.entries if isinstance(e, ParentSlot) and e.key == key), None)
+
+
+@dataclass
+class AggregateColumn:
+    key: str
+    index: int
+    result_type: str
+
+
+@dataclass
+class QueryPlan:
+    """A compiled SELECT: run ``statement``, then shape its rows with the template.
+
+    For a child subquery ``link_index`` is the column holding the parent Id and the statement takes
+    the parent Ids as the expanding parameter ``parent_ids``.
+    """
+
+    statement: Select
+    template: RecordTemplate | None = None
+    aggregate: list[AggregateColumn] | None = None
+    count_only: bool = False
+    count_limit: int | None = None
+    link_index: int | None = None
+    sobject: str = ""
+
+
+class Columns:
+    """The SELECT list being built: each distinct expression once, addressed by its position."""
+
+    def __init__(self) -> None:
+        self.expressions: list[ColumnElement] = []
+        self._index: dict[tuple, int] = {}
+
+    def add(self, key: tuple, expression: ColumnElement) -> int:
+        if key not in self._index:
+            self._index[key] = len(self.expressions)
+            self.expressions.append(expression)
+        return self._index[key]
+
+    def labelled(self) -> list[ColumnElement]:
+        return [expression.label(f"c{index}") for index, expression in enumerate(self.expressions)]

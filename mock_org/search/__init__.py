@@ -1,0 +1,1 @@
+"""SOSL: the search index and search execution."""

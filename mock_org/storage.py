@@ -1,0 +1,194 @@
+"""SQLite storage for an org: SQLAlchemy Core tables from the schema, the SQL functions the query
+compiler needs, indexes and the search index, and the read and write transactions.
+
+The file is in the dump layout (one table per object, one column per field; values.py has the
+formats). Reads run in snapshot transactions on a pool of connections; writes go through one
+connection at a time under a lock, in ``BEGIN IMMEDIATE`` transactions, with the database in WAL
+mode, so a crash never leaves half a write behind.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+import sqlite3
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from sqlalchemy import Column, Float, Index, Integer, MetaData, Table, Text, create_engine, event
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.pool import QueuePool
+
+from .schema import Field, Schema, SObject
+from .search.index import build_search_index
+
+_COLUMN_TYPES = {"boolean": Integer, "int": Integer, "double": Float, "currency": Float, "percent": Float}
+
+
+def column_type(field: Field) -> type:
+    return _COLUMN_TYPES.get(field.type, Text)
+
+
+def build_tables(schema: Schema, metadata: MetaData | None = None) -> dict[str, Table]:
+    """One SQLAlchemy table per object, keyed by lower-case object name."""
+    metadata = metadata or MetaData()
+    tables = {}
+    for sobject in schema:
+        columns = [
+            Column(field.name, column_type(field), primary_key=field.name == "Id", nullable=field.name != "Id")
+            for field in sobject.field_list()
+        ]
+        tables[sobject.name.lower()] = Table(sobject.name, metadata, *columns)
+    return tables
+
+
+# ----------------------------------------------------------------------------- SQL functions
+
+
+def fold(value: Any) -> Any:
+    """Case-insensitive comparison key for text: Unicode case folding (SQLite's NOCASE folds ASCII only)."""
+    return value.casefold() if isinstance(value, str) else value
+
+
+@lru_cache(maxsize=512)
+def _compiled(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern, re.DOTALL)
+
+
+def _matches(value: Any, pattern: str) -> int | None:
+    if value is None:
+        return None
+    return 1 if _compiled(pattern).fullmatch(str(value).casefold()) else 0
+
+
+def _local_time(value: Any, zone: str) -> str | None:
+    """A stored UTC datetime ('…+0000') as local wall time 'YYYY-MM-DD HH:MM:SS' in ``zone``."""
+    if value is None:
+        return None
+    moment = dt.datetime.strptime(value[:19], "%Y-%m-%dT%H:%M:%S").replace(tzinfo=dt.timezone.utc)
+    return moment.astimezone(_zone(zone)).strftime("%Y-%m-%d %H:%M:%S")
+
+
+@lru_cache(maxsize=64)
+def _zone(name: str) -> ZoneInfo:
+    return ZoneInfo(name)
+
+
+def _picklist_set(value: Any) -> frozenset[str]:
+    return frozenset(part.strip().casefold() for part in str(value).split(";") if part.strip())
+
+
+def _multipicklist_includes(value: Any, groups_json: str) -> int:
+    """INCLUDES: any of the groups (each an AND of values written 'A;B') is fully selected."""
+    if value is None:
+        return 0
+    selected = _picklist_set(value)
+    return 1 if any(_picklist_set(group) <= selected for group in json.loads(groups_json)) else 0
+
+
+def _multipicklist_equals(value: Any, other: str) -> int:
+    """`=` on a multi-select picklist compares the selected values as a set."""
+    if value is None:
+        return 0
+    return 1 if _picklist_set(value) == _picklist_set(other) else 0
+
+
+def register_functions(connection: sqlite3.Connection) -> None:
+    """The SQL functions the compiled queries call; deterministic, so SQLite may cache them."""
+    connection.create_function("sf_fold", 1, fold, deterministic=True)
+    connection.create_function("sf_matches", 2, _matches, deterministic=True)
+    connection.create_function("sf_local_time", 2, _local_time, deterministic=True)
+    connection.create_function("sf_mp_includes", 2, _multipicklist_includes, deterministic=True)
+    connection.create_function("sf_mp_equals", 2, _multipicklist_equals, deterministic=True)
+
+
+# ----------------------------------------------------------------------------- the database
+
+
+class Storage:
+    """One org database file, opened for reading (and, unless read-only, for writing)."""
+
+    def __init__(self, path: str | Path, schema: Schema, *, read_only: bool = False) -> None:
+        self.path = Path(path)
+        self.schema = schema
+        self.read_only = read_only
+        self.metadata = MetaData()
+        self.tables = build_tables(schema, self.metadata)
+        self._write_lock = threading.RLock()
+        self.reader = self._engine(read_only=True, pool_size=8)
+        self.writer: Engine | None = None if read_only else self._engine(read_only=False, pool_size=1)
+
+    def _engine(self, *, read_only: bool, pool_size: int) -> Engine:
+        # A read-only file is opened with mode=ro, so not even a bug could change it.
+        mode = "ro" if self.read_only else "rwc"
+        engine = create_engine(
+            f"sqlite+pysqlite:///file:{self.path}?mode={mode}&uri=true",
+            poolclass=QueuePool,
+            pool_size=pool_size,
+            max_overflow=8 if read_only else 0,
+            connect_args={"check_same_thread": False, "timeout": 30},
+        )
+        begin = "BEGIN" if read_only else "BEGIN IMMEDIATE"
+
+        @event.listens_for(engine, "connect")
+        def _on_connect(dbapi_connection: sqlite3.Connection, _record: Any) -> None:
+            dbapi_connection.isolation_level = None  # transactions are begun explicitly below
+            register_functions(dbapi_connection)
+            dbapi_connection.execute("PRAGMA busy_timeout = 30000")
+            if not self.read_only:
+                dbapi_connection.execute("PRAGMA synchronous = NORMAL")
+
+        @event.listens_for(engine, "begin")
+        def _on_begin(connection: Connection) -> None:
+            connection.exec_driver_sql(begin)
+
+        return engine
+
+    def table(self, sobject: SObject) -> Table:
+        return self.tables[sobject.name.lower()]
+
+    @contextmanager
+    def read(self) -> Iterator[Connection]:
+        """A snapshot: every statement inside sees the same committed state."""
+        with self.reader.begin() as connection:
+            yield connection
+
+    @contextmanager
+    def write(self) -> Iterator[Connection]:
+        """One atomic write transaction; writers queue up behind each other."""
+        if self.writer is None:
+            raise PermissionError("the org is read-only")
+        with self._write_lock, self.writer.begin() as connection:
+            yield connection
+
+    def prepare(self) -> None:
+        """Make a dump ready to serve: WAL mode, an index on every reference field, the search index."""
+        if self.writer is None:
+            raise PermissionError("a read-only org cannot be prepared")
+        with self.writer.connect() as connection:
+            connection.exec_driver_sql("PRAGMA journal_mode = WAL")
+        with self.write() as connection:
+            for sobject in self.schema:
+                table = self.table(sobject)
+                for field in sobject.field_list():
+                    if field.is_reference or field.unique or field.external_id:
+                        name = f"ix_{sobject.name}_{field.name}"
+                        Index(name, table.c[field.name]).create(connection, checkfirst=True)
+            build_search_index(self.schema, self.tables, connection)
+
+    def create_tables(self) -> None:
+        """Create the empty tables of the schema (for a new, empty org)."""
+        if self.writer is None:
+            raise PermissionError("a read-only org cannot be changed")
+        self.metadata.create_all(self.writer)
+
+    def dispose(self) -> None:
+        self.reader.dispose()
+        if self.writer is not None:
+            self.writer.dispose()
