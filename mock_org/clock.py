@@ -31,8 +31,8 @@ class OrgClock:
     def now(self) -> dt.datetime:
         """The current instant, in UTC."""
         if self.now_fixed is not None:
-            return self.now_fixed.astimezone(dt.timezone.utc)
-        return dt.datetime.now(dt.timezone.utc)
+            return self.now_fixed.astimezone(dt.UTC)
+        return dt.datetime.now(dt.UTC)
 
     def today(self) -> dt.date:
         """Today's date in the user's time zone."""
@@ -40,7 +40,7 @@ class OrgClock:
 
     def local_midnight_utc(self, day: dt.date) -> dt.datetime:
         """The UTC instant at which ``day`` begins in the user's time zone."""
-        return dt.datetime.combine(day, dt.time(), tzinfo=self.zone).astimezone(dt.timezone.utc)
+        return dt.datetime.combine(day, dt.time(), tzinfo=self.zone).astimezone(dt.UTC)
 
     @classmethod
     def for_date(cls, today: dt.date | str, timezone: str = "America/Los_Angeles") -> OrgClock:

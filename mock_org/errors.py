@@ -133,6 +133,16 @@ class RequestLimitExceeded(SalesforceError):
     error_code = "REQUEST_LIMIT_EXCEEDED"
 
 
+class MultipleRecords(SalesforceError):
+    """An external Id that matches several records (HTTP 300 with the records' URLs)."""
+
+    error_code = "MULTIPLE_CHOICES"
+
+    def __init__(self, ids: list[str]) -> None:
+        super().__init__(f"More than one record matches: {', '.join(ids)}")
+        self.ids = ids
+
+
 class InvalidOperation(SalesforceError):
     error_code = "INVALID_OPERATION"
 

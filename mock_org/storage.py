@@ -14,6 +14,7 @@ import json
 import re
 import sqlite3
 import threading
+import unicodedata
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import lru_cache
@@ -71,13 +72,24 @@ def _local_time(value: Any, zone: str) -> str | None:
     """A stored UTC datetime ('…+0000') as local wall time 'YYYY-MM-DD HH:MM:SS' in ``zone``."""
     if value is None:
         return None
-    moment = dt.datetime.strptime(value[:19], "%Y-%m-%dT%H:%M:%S").replace(tzinfo=dt.timezone.utc)
+    moment = dt.datetime.strptime(value[:19], "%Y-%m-%dT%H:%M:%S").replace(tzinfo=dt.UTC)
     return moment.astimezone(_zone(zone)).strftime("%Y-%m-%d %H:%M:%S")
 
 
 @lru_cache(maxsize=64)
 def _zone(name: str) -> ZoneInfo:
     return ZoneInfo(name)
+
+
+def sort_key(value: str) -> tuple[str, str]:
+    """How text sorts in the org's locale: accents and case ignored first, then the text itself."""
+    stripped = "".join(char for char in unicodedata.normalize("NFKD", value) if not unicodedata.combining(char))
+    return stripped.casefold(), value
+
+
+def _collate(left: str, right: str) -> int:
+    a, b = sort_key(left), sort_key(right)
+    return (a > b) - (a < b)
 
 
 def _picklist_set(value: Any) -> frozenset[str]:
@@ -106,6 +118,7 @@ def register_functions(connection: sqlite3.Connection) -> None:
     connection.create_function("sf_local_time", 2, _local_time, deterministic=True)
     connection.create_function("sf_mp_includes", 2, _multipicklist_includes, deterministic=True)
     connection.create_function("sf_mp_equals", 2, _multipicklist_equals, deterministic=True)
+    connection.create_collation("SF", _collate)
 
 
 # ----------------------------------------------------------------------------- the database

@@ -15,7 +15,7 @@ from typing import Any
 
 from .schema import Field
 
-UTC = dt.timezone.utc
+UTC = dt.UTC
 
 _DATETIME_IN = re.compile(
     r"(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?"
@@ -36,7 +36,7 @@ def parse_datetime(text: str) -> dt.datetime:
     match = _DATETIME_IN.fullmatch(text.strip())
     if match is None:
         raise ValueError(text)
-    year, month, day, hour, minute, second, fraction, z, sign, oh, om = match.groups()
+    year, month, day, hour, minute, second, fraction, _utc, sign, oh, om = match.groups()
     zone: dt.tzinfo = UTC
     if sign:
         offset = dt.timedelta(hours=int(oh), minutes=int(om))

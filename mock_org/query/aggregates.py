@@ -91,7 +91,9 @@ class AggregateCompiler:
 
     @staticmethod
     def _name(node: nodes.FieldPath | nodes.FunctionCall, operand: Operand) -> str:
-        return operand.ref.name if isinstance(node, nodes.FieldPath) or operand.function.kind != "date" else to_text(node)
+        return (
+            operand.ref.name if isinstance(node, nodes.FieldPath) or operand.function.kind != "date" else to_text(node)
+        )
 
     # ------------------------------------------------------------------- clauses
 
@@ -189,4 +191,3 @@ class AggregateCompiler:
         if offset:
             ordered = ordered.offset(offset)
         return ordered
-

@@ -15,9 +15,9 @@ from soql_parser import nodes
 
 from ..errors import InvalidField, InvalidType, MalformedQuery, NumberOutsideValidRange
 from ..schema import TEXT_TYPES
+from .aggregates import AggregateCompiler
 from .conditions import ConditionCompiler, semijoin_query
 from .expressions import ORDER_BY, SELECT, WHERE, ExpressionCompiler, Operand
-from .aggregates import AggregateCompiler
 from .formatting import format_value, label_converter
 from .functions import FUNCTIONS
 from .names import ColumnRef, Hop
@@ -29,9 +29,10 @@ MAX_FIELDS_LIMIT = 200
 MAX_CHILD_DEPTH = 5  # the root plus four levels of children (API v58+)
 MAX_CHILD_SUBQUERIES = 20
 AGGREGATE_KINDS = frozenset({"aggregate", "date", "grouping"})
+# USING SCOPE values (SOQL reference, "USING SCOPE"), plus two that public parsers also accept.
 _SCOPES = frozenset(
-    "delegated everything mine mine_and_my_groups my_territory my_team_territory team scopingrule allprivate "
-    "mru mineandmygroups".split()
+    "delegated everything mine mine_and_my_groups my_territory my_team_territory team scopingrule allprivate mru "
+    "mineandmygroups".split()
 )
 _OWNED_SCOPES = frozenset({"mine", "mine_and_my_groups", "mineandmygroups", "allprivate", "delegated"})
 _FOLDED = TEXT_TYPES - {"id", "reference"}
@@ -85,7 +86,9 @@ class QueryCompiler:
             return self._count_plan(where)
         if is_aggregate_query(query):
             if self.link is not None:
-                raise MalformedQuery.at(self.text, query.from_items[0].pos, "Only root queries support aggregate expressions")
+                raise MalformedQuery.at(
+                    self.text, query.from_items[0].pos, "Only root queries support aggregate expressions"
+                )
             return AggregateCompiler(self, where).plan()
         template = RecordTemplate(self.scope.sobject.name, self.columns.add(("id",), self.scope.table.c.Id))
         self._select_list(template)
@@ -119,7 +122,9 @@ class QueryCompiler:
     def _count_plan(self, where: list[ColumnElement]) -> QueryPlan:
         query = self.query
         if self.link is not None:
-            raise MalformedQuery.at(self.text, query.from_items[0].pos, "Only root queries support aggregate expressions")
+            raise MalformedQuery.at(
+                self.text, query.from_items[0].pos, "Only root queries support aggregate expressions"
+            )
         if query.group_by is not None or query.order_by:
             clause = "GROUP BY" if query.group_by is not None else "ORDER BY"
             raise MalformedQuery(f"COUNT() cannot be used with {clause}")
@@ -185,23 +190,32 @@ class QueryCompiler:
         return limit, offset
 
     def _order_by(self) -> list[ColumnElement]:
-        return [self.order_expression(item, self.expressions.operand(self._orderable(item), ORDER_BY)) for item in self.query.order_by]
+        return [
+            self.order_expression(item, self.expressions.operand(self._orderable(item), ORDER_BY))
+            for item in self.query.order_by
+        ]
 
     def _orderable(self, item: nodes.OrderItem) -> nodes.FieldPath | nodes.FunctionCall:
         if isinstance(item.expression, nodes.Distance):
-            raise MalformedQuery.at(self.text, item.expression.pos, "DISTANCE() needs a geolocation field; this org has none")
+            raise MalformedQuery.at(
+                self.text, item.expression.pos, "DISTANCE() needs a geolocation field; this org has none"
+            )
         return item.expression
 
     @staticmethod
     def order_expression(item: nodes.OrderItem, operand: Operand) -> ColumnElement:
-        """Text sorts case-insensitively, picklists in definition order; nulls come first unless
+        """Text sorts as the locale does (case and accents aside), picklists in definition order; nulls first unless
         NULLS LAST says otherwise (SOQL reference, "ORDER BY")."""
         key = operand.sql
         field = operand.field
         if operand.function is None and field is not None and field.type == "picklist" and field.picklist_values:
-            key = case({entry.value: rank for rank, entry in enumerate(field.picklist_values)}, value=key, else_=len(field.picklist_values))
+            key = case(
+                {entry.value: rank for rank, entry in enumerate(field.picklist_values)},
+                value=key,
+                else_=len(field.picklist_values),
+            )
         elif operand.type in _FOLDED and (operand.function is None or operand.function.kind == "label"):
-            key = func.sf_fold(key)
+            key = key.collate("SF")
         ordered = key.desc() if item.direction == "DESC" else key.asc()
         return ordered.nulls_last() if item.nulls == "LAST" else ordered.nulls_first()
 
@@ -230,7 +244,9 @@ class QueryCompiler:
                 self._no_alias(item)
                 template.entries.append(self._typeof(expression, selected))
             elif isinstance(expression, nodes.Distance):
-                raise MalformedQuery.at(self.text, expression.pos, "DISTANCE() needs a geolocation field; this org has none")
+                raise MalformedQuery.at(
+                    self.text, expression.pos, "DISTANCE() needs a geolocation field; this org has none"
+                )
             elif isinstance(expression, nodes.FieldPath):
                 self._no_alias(item)
                 operand = self.expressions.operand(expression, SELECT)
@@ -239,7 +255,9 @@ class QueryCompiler:
                 self._select_function(template, item, expression, selected)
         if fields_limit_needed is not None and (self.query.limit is None or self.query.limit > MAX_FIELDS_LIMIT):
             raise MalformedQuery.at(
-                self.text, fields_limit_needed.pos, f"The SOQL FIELDS function must have a LIMIT of at most {MAX_FIELDS_LIMIT}"
+                self.text,
+                fields_limit_needed.pos,
+                f"The SOQL FIELDS function must have a LIMIT of at most {MAX_FIELDS_LIMIT}",
             )
 
     def _no_alias(self, item: nodes.SelectItem) -> None:
@@ -301,7 +319,9 @@ class QueryCompiler:
         before, hop = self.scope.names.relationship(typeof.relationship)
         hops = (*before, hop)
         if not hop.polymorphic:
-            raise MalformedQuery.at(self.text, typeof.pos, f"TYPEOF can only be used with a polymorphic relationship: {hop.name}")
+            raise MalformedQuery.at(
+                self.text, typeof.pos, f"TYPEOF can only be used with a polymorphic relationship: {hop.name}"
+            )
         key = tuple(h.field.name.lower() for h in hops)
         if ("typeof", *key) in selected:
             raise InvalidField.at(self.text, typeof.pos, f"duplicate field selected: {hop.name}")
@@ -349,10 +369,15 @@ class QueryCompiler:
             raise InvalidType.at(self.text, item.pos, NO_SUCH_CHILD.format(name=item.sobject))
         if self.depth >= MAX_CHILD_DEPTH:
             raise MalformedQuery.at(
-                self.text, item.pos, f"SOQL statements cannot query aggregate relationships more than {MAX_CHILD_DEPTH - 1} levels away from the root entity object."
+                self.text,
+                item.pos,
+                "SOQL statements cannot query aggregate relationships more than "
+                f"{MAX_CHILD_DEPTH - 1} levels away from the root entity object.",
             )
         if subquery.offset is not None and self.query.limit != 1:
-            raise MalformedQuery.at(self.text, item.pos, "OFFSET in a subquery is only allowed when the parent query has LIMIT 1")
+            raise MalformedQuery.at(
+                self.text, item.pos, "OFFSET in a subquery is only allowed when the parent query has LIMIT 1"
+            )
         child = self.context.schema[relationship.child_sobject]
         scope = Scope(self.context, child, item.alias)
         link = scope.table.c[relationship.field]
@@ -366,7 +391,9 @@ class QueryCompiler:
         query = self.query
         self._check_clauses()
         if isinstance(query.select_items[0].expression, nodes.CountAll) or is_aggregate_query(query):
-            raise MalformedQuery.at(self.text, query.from_items[0].pos, "Only root queries support aggregate expressions")
+            raise MalformedQuery.at(
+                self.text, query.from_items[0].pos, "Only root queries support aggregate expressions"
+            )
         where = [*self._where(), self.link.in_(bindparam("parent_ids", expanding=True))]
         template = RecordTemplate(self.scope.sobject.name, self.columns.add(("id",), self.scope.table.c.Id))
         self.columns.add(("link",), self.link)
@@ -374,4 +401,3 @@ class QueryCompiler:
         order = self._order_by()
         statement = select(*self.columns.labelled()).select_from(self.scope.from_clause).where(and_(*where))
         return self._finish(statement, template, order)
-

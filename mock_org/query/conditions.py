@@ -193,9 +193,13 @@ class ConditionCompiler:
         if self.semijoins is None:
             raise MalformedQuery.at(self.query, position, "Nesting of semi join sub-selects is not supported")
         if under_or:
-            raise MalformedQuery.at(self.query, position, "Semi join sub-selects are not allowed with the 'OR' operator")
+            raise MalformedQuery.at(
+                self.query, position, "Semi join sub-selects are not allowed with the 'OR' operator"
+            )
         if under_not:
-            raise MalformedQuery.at(self.query, position, "Semi join sub-selects are not allowed with the 'NOT' operator")
+            raise MalformedQuery.at(
+                self.query, position, "Semi join sub-selects are not allowed with the 'NOT' operator"
+            )
         if not top:
             raise MalformedQuery.at(
                 self.query,
@@ -227,7 +231,9 @@ def semijoin_query(outer: Scope, query: nodes.SoqlQuery, operand: Operand) -> Co
     node = query.select_items[0].expression
     expressions = ExpressionCompiler(scope)
     if not isinstance(node, nodes.FieldPath):
-        raise MalformedQuery.at(context.query, getattr(node, "pos", None), "semi join sub selects can only query id fields")
+        raise MalformedQuery.at(
+            context.query, getattr(node, "pos", None), "semi join sub selects can only query id fields"
+        )
     inner = expressions.operand(node, WHERE)
     if inner.ref.hops or inner.type not in ("id", "reference"):
         raise MalformedQuery.at(
@@ -237,4 +243,3 @@ def semijoin_query(outer: Scope, query: nodes.SoqlQuery, operand: Operand) -> Co
     if query.where is not None:
         where.append(ConditionCompiler(expressions, WHERE, semijoins=None).compile(query.where))
     return select(inner.sql).select_from(scope.from_clause).where(*where)
-

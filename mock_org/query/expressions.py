@@ -17,7 +17,7 @@ from soql_parser import nodes
 from soql_parser.render import to_text
 
 from ..errors import InvalidField, MalformedQuery
-from ..schema import Field
+from ..schema import TEXT_TYPES, Field
 from .functions import FUNCTIONS, Function
 from .names import ColumnRef
 from .scope import Scope
@@ -87,9 +87,7 @@ class ExpressionCompiler:
         if function is None:
             raise MalformedQuery.at(self.query, node.pos, f"Unknown function: {node.name}")
         if function.kind == "timezone":
-            raise MalformedQuery.at(
-                self.query, node.pos, "convertTimezone() can only be used inside a date function"
-            )
+            raise MalformedQuery.at(self.query, node.pos, "convertTimezone() can only be used inside a date function")
         if function.kind not in _ALLOWED[clause]:
             raise MalformedQuery.at(self.query, node.pos, f"{function.name}() is not allowed in {clause}")
         argument = node.argument
@@ -106,22 +104,33 @@ class ExpressionCompiler:
         if function.accepts is not None and inner.type not in function.accepts:
             name = inner.field.name if inner.field else inner.ref.name
             raise MalformedQuery.at(
-                self.query, node.pos, f"field {name} does not support aggregate operator {function.name}"
+                self.query,
+                node.pos,
+                f"field {name} does not support aggregate operator {function.name}"
                 if function.kind == "aggregate"
                 else f"{function.name}() cannot be used with field {name}",
             )
-        sql = function.sql(inner.sql, self.scope.context.clock)
+        argument_sql = inner.sql
+        if function.name in ("MIN", "MAX") and inner.type in TEXT_TYPES - {"id", "reference"}:
+            argument_sql = argument_sql.collate("SF")  # the smallest text as the locale sorts it
+        sql = function.sql(argument_sql, self.scope.context.clock)
         result = function.result or inner.type
         return Operand(sql, result, inner.ref, function, (function.name.lower(), *inner.key), node.pos)
 
     def _date_function(
-        self, function: Function, argument: nodes.FieldPath | nodes.FunctionCall, clause: str, pos: tuple[int, int] | None
+        self,
+        function: Function,
+        argument: nodes.FieldPath | nodes.FunctionCall,
+        clause: str,
+        pos: tuple[int, int] | None,
     ) -> Operand:
         local = False
         if isinstance(argument, nodes.FunctionCall):
             inner_function = FUNCTIONS.get(argument.name.upper())
-            if inner_function is None or inner_function.kind != "timezone" or not isinstance(
-                argument.argument, nodes.FieldPath
+            if (
+                inner_function is None
+                or inner_function.kind != "timezone"
+                or not isinstance(argument.argument, nodes.FieldPath)
             ):
                 raise MalformedQuery.at(self.query, argument.pos, f"{function.name}() cannot wrap {argument.name}()")
             argument, local = argument.argument, True

@@ -41,7 +41,7 @@ def format_value(value: Any, field_type: str, clock: OrgClock) -> Any:
         day = dt.date.fromisoformat(str(value)[:10])
         return f"{day.month}/{day.day}/{day.year}"
     if field_type == "datetime":
-        moment = dt.datetime.strptime(str(value)[:19], "%Y-%m-%dT%H:%M:%S").replace(tzinfo=dt.timezone.utc)
+        moment = dt.datetime.strptime(str(value)[:19], "%Y-%m-%dT%H:%M:%S").replace(tzinfo=dt.UTC)
         local = moment.astimezone(clock.zone)
         hour = local.hour % 12 or 12
         return f"{local.month}/{local.day}/{local.year}, {hour}:{local.minute:02d} {'AM' if local.hour < 12 else 'PM'}"

@@ -51,7 +51,10 @@ Operand = str | int | float | None | Range
 
 def type_error(query: str, literal: nodes.Literal, field_name: str, field_type: str) -> InvalidField:
     if field_type in TEXT_TYPES:
-        reason = f"value of filter criterion for field '{field_name}' must be of type string and should be enclosed in quotes"
+        reason = (
+            f"value of filter criterion for field '{field_name}' must be of type string "
+            "and should be enclosed in quotes"
+        )
     else:
         word = _TYPE_WORD.get(field_type, field_type)
         reason = (
@@ -131,7 +134,8 @@ class OperandReader:
             # The range's days begin at midnight in the user's time zone; stored values are UTC.
             start, end = date_range(literal.name, literal.n, self.clock)
             return Range(
-                format_datetime(self.clock.local_midnight_utc(start)), format_datetime(self.clock.local_midnight_utc(end))
+                format_datetime(self.clock.local_midnight_utc(start)),
+                format_datetime(self.clock.local_midnight_utc(end)),
             )
         raise type_error(self.query, literal, field_name, field_type)
 

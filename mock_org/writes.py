@@ -1,0 +1,348 @@
+"""Create, update, upsert, delete and undelete, with the checks and errors of a real org.
+
+Every operation validates the whole record first and then writes it; a batch of operations runs in
+one transaction, so it lands entirely or not at all (composite allOrNone). Audit fields, calculated
+fields and auto numbers are maintained here; the search index follows through its triggers.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.engine import Connection
+
+from .clock import OrgClock
+from .errors import (
+    DuplicateValue,
+    EntityIsDeleted,
+    InvalidCrossReferenceKey,
+    InvalidField,
+    InvalidFieldForInsertUpdate,
+    InvalidOrNullForRestrictedPicklist,
+    InvalidType,
+    JsonParserError,
+    MalformedId,
+    MultipleRecords,
+    NotFound,
+    RequiredFieldMissing,
+    SalesforceError,
+    StringTooLong,
+)
+from .ids import IdMinter, serial_of, to18
+from .schema import TEXT_TYPES, Field, Schema, SObject
+from .storage import Storage
+from .values import format_datetime, parse_datetime
+
+NOT_FOUND_MESSAGE = "The requested resource does not exist"
+
+
+@dataclass
+class Writer:
+    """Writes to one org as one user."""
+
+    storage: Storage
+    schema: Schema
+    clock: OrgClock
+    minter: IdMinter
+
+    @classmethod
+    def open(cls, storage: Storage, schema: Schema, clock: OrgClock) -> Writer:
+        """A writer whose new Ids continue after the highest serial already used for each object."""
+        start: dict[str, int] = {}
+        with storage.read() as connection:
+            for sobject in schema:
+                table = storage.table(sobject)
+                highest = connection.execute(select(func.max(table.c.Id))).scalar()
+                ids = [highest] if highest else []
+                start[sobject.key_prefix] = max((serial_of(i) for i in ids), default=0) + 1
+        return cls(storage, schema, clock, IdMinter(start))
+
+    # ------------------------------------------------------------------- lookups
+
+    def sobject(self, name: str) -> SObject:
+        sobject = self.schema.get(name)
+        if sobject is None:
+            raise NotFound(NOT_FOUND_MESSAGE)
+        return sobject
+
+    def _row(self, connection: Connection, sobject: SObject, record_id: str) -> dict[str, Any] | None:
+        table = self.storage.table(sobject)
+        row = connection.execute(select(table).where(table.c.Id == record_id)).mappings().first()
+        return dict(row) if row else None
+
+    def existing(self, connection: Connection, sobject: SObject, record_id: str) -> dict[str, Any]:
+        """The stored row of ``record_id`` (15 or 18 characters), or the real org's error."""
+        try:
+            full = to18(record_id)
+        except ValueError:
+            raise MalformedId(f"{sobject.label} ID: id value of incorrect type: {record_id}", ["Id"]) from None
+        row = self._row(connection, sobject, full) if full.startswith(sobject.key_prefix) else None
+        if row is None:
+            raise NotFound(NOT_FOUND_MESSAGE)
+        return row
+
+    # ------------------------------------------------------------------- operations
+
+    def create(self, connection: Connection, sobject: SObject, data: dict[str, Any], user_id: str) -> str:
+        values = self._values(connection, sobject, data, creating=True)
+        record_id = self.minter.mint(sobject.key_prefix)
+        now = format_datetime(self.clock.now())
+        row: dict[str, Any] = {field.name: field_default(field) for field in sobject.field_list()}
+        row.update(values)
+        row.update(Id=record_id, IsDeleted=0, CreatedDate=now, LastModifiedDate=now, SystemModstamp=now)
+        row.update(CreatedById=user_id, LastModifiedById=user_id)
+        if sobject.field("OwnerId") is not None and not row.get("OwnerId"):
+            row["OwnerId"] = user_id
+        self._auto_numbers(connection, sobject, row)
+        self._calculate(connection, sobject, row)
+        self._check_required(sobject, row)
+        self._check_unique(connection, sobject, row)
+        connection.execute(self.storage.table(sobject).insert().values(**row))
+        return record_id
+
+    def update(
+        self, connection: Connection, sobject: SObject, record_id: str, data: dict[str, Any], user_id: str
+    ) -> None:
+        row = self.existing(connection, sobject, record_id)
+        if row["IsDeleted"]:
+            raise EntityIsDeleted("entity is deleted")
+        values = self._values(connection, sobject, data, creating=False)
+        row.update(values)
+        now = format_datetime(self.clock.now())
+        row.update(LastModifiedDate=now, SystemModstamp=now, LastModifiedById=user_id)
+        self._calculate(connection, sobject, row)
+        self._check_required(sobject, row)
+        self._check_unique(connection, sobject, row)
+        table = self.storage.table(sobject)
+        connection.execute(table.update().where(table.c.Id == row["Id"]).values(**row))
+
+    def upsert(
+        self, connection: Connection, sobject: SObject, field_name: str, value: str, data: dict[str, Any], user_id: str
+    ) -> tuple[str, bool]:
+        """Update the record whose external Id ``field_name`` equals ``value``, or create it."""
+        field = sobject.field(field_name)
+        if field is None or not (field.external_id or field.name == "Id"):
+            raise NotFound(f"Provided external ID field does not exist or is not accessible: {field_name}")
+        table = self.storage.table(sobject)
+        if field.name == "Id":
+            matches = [to18(value)] if self._row(connection, sobject, to18(value)) else []
+        else:
+            column = table.c[field.name]
+            matches = list(
+                connection.execute(
+                    select(table.c.Id).where(func.sf_fold(column) == value.casefold(), table.c.IsDeleted == 0)
+                ).scalars()
+            )
+        if len(matches) > 1:
+            raise MultipleRecords(matches)
+        if matches:
+            self.update(
+                connection,
+                sobject,
+                matches[0],
+                {k: v for k, v in data.items() if k.lower() != field.name.lower()},
+                user_id,
+            )
+            return matches[0], False
+        if field.name == "Id":
+            raise NotFound(NOT_FOUND_MESSAGE)
+        return self.create(connection, sobject, {**data, field.name: value}, user_id), True
+
+    def delete(self, connection: Connection, sobject: SObject, record_id: str, user_id: str) -> None:
+        row = self.existing(connection, sobject, record_id)
+        if row["IsDeleted"]:
+            raise EntityIsDeleted("entity is deleted")
+        self._set_deleted(connection, sobject, row["Id"], True, user_id)
+        # Master-detail children go to the recycle bin with their parent.
+        for relationship in sobject.child_relationships.values():
+            if relationship.cascade_delete:
+                child = self.schema[relationship.child_sobject]
+                table = self.storage.table(child)
+                child_ids = connection.execute(
+                    select(table.c.Id).where(table.c[relationship.field] == row["Id"], table.c.IsDeleted == 0)
+                ).scalars()
+                for child_id in list(child_ids):
+                    self.delete(connection, child, child_id, user_id)
+
+    def undelete(self, connection: Connection, sobject: SObject, record_id: str, user_id: str) -> None:
+        row = self.existing(connection, sobject, record_id)
+        if not row["IsDeleted"]:
+            raise SalesforceError("Entity is not in the recycle bin")
+        self._set_deleted(connection, sobject, row["Id"], False, user_id)
+
+    def _set_deleted(
+        self, connection: Connection, sobject: SObject, record_id: str, deleted: bool, user_id: str
+    ) -> None:
+        table = self.storage.table(sobject)
+        now = format_datetime(self.clock.now())
+        connection.execute(
+            table.update()
+            .where(table.c.Id == record_id)
+            .values(IsDeleted=1 if deleted else 0, SystemModstamp=now, LastModifiedDate=now, LastModifiedById=user_id)
+        )
+
+    # ------------------------------------------------------------------- checks and conversions
+
+    def _values(
+        self, connection: Connection, sobject: SObject, data: dict[str, Any], *, creating: bool
+    ) -> dict[str, Any]:
+        if not isinstance(data, dict):
+            raise JsonParserError("Cannot deserialize the request body: a JSON object was expected")
+        values: dict[str, Any] = {}
+        for name, value in data.items():
+            if name == "attributes":
+                continue
+            field = sobject.field(name)
+            if field is None:
+                raise InvalidField(f"No such column '{name}' on sobject of type {sobject.name}", [name])
+            allowed = field.createable if creating else field.updateable
+            if not allowed:
+                verb = "create" if creating else "update"
+                raise InvalidFieldForInsertUpdate(
+                    f"Unable to {verb} fields: {field.name}. Please check the security settings of this field and "
+                    "verify that it is read/write for your profile or permission set.",
+                    [field.name],
+                )
+            stored = stored_value(field, value)
+            if field.is_reference and stored is not None:
+                self._check_reference(connection, field, stored)
+            values[field.name] = stored
+        return values
+
+    def _check_reference(self, connection: Connection, field: Field, record_id: str) -> None:
+        for target_name in field.reference_to:
+            target = self.schema[target_name]
+            if record_id.startswith(target.key_prefix) and self._row(connection, target, record_id):
+                return
+        label = field.label
+        raise InvalidCrossReferenceKey(f"{label}: id value of incorrect type: {record_id}", [field.name])
+
+    @staticmethod
+    def _check_required(sobject: SObject, row: dict[str, Any]) -> None:
+        missing = [
+            field.name
+            for field in sobject.field_list()
+            if not field.nillable and field.type != "boolean" and row.get(field.name) in (None, "")
+        ]
+        if missing:
+            raise RequiredFieldMissing(f"Required fields are missing: [{', '.join(missing)}]", missing)
+
+    def _check_unique(self, connection: Connection, sobject: SObject, row: dict[str, Any]) -> None:
+        table = self.storage.table(sobject)
+        for field in sobject.field_list():
+            value = row.get(field.name)
+            if not (field.unique or field.external_id) or field.name == "Id" or value is None:
+                continue
+            clash = connection.execute(
+                select(table.c.Id).where(
+                    func.sf_fold(table.c[field.name]) == str(value).casefold(), table.c.Id != row.get("Id")
+                )
+            ).scalar()
+            if clash:
+                raise DuplicateValue(
+                    f"duplicate value found: {field.name} duplicates value on record with id: {clash}", [field.name]
+                )
+
+    def _auto_numbers(self, connection: Connection, sobject: SObject, row: dict[str, Any]) -> None:
+        table = self.storage.table(sobject)
+        for field in sobject.field_list():
+            if field.auto_number:
+                highest = connection.execute(select(func.max(table.c[field.name]))).scalar()
+                digits = "".join(char for char in (highest or "") if char.isdigit())
+                prefix = (highest or "")[: len(highest or "") - len(digits)] if highest else ""
+                width = len(digits) or 8
+                row[field.name] = f"{prefix}{int(digits or 0) + 1:0{width}d}"
+
+    def _calculate(self, connection: Connection, sobject: SObject, row: dict[str, Any]) -> None:
+        """Formula-like fields that the org computes: full names, IsClosed, totals, entry names."""
+        fields = sobject.fields
+        name = sobject.field("Name")
+        if name is not None and "firstname" in fields and (name.calculated or not row.get("Name")):
+            parts = (row.get("FirstName"), row.get("LastName"))
+            row["Name"] = " ".join(part for part in parts if part) or row.get("Name")
+        if "isclosed" in fields:
+            row["IsClosed"] = 1 if (row.get("Status") or "").casefold() == "closed" else 0
+        if "totalprice" in fields:
+            quantity, price = row.get("Quantity"), row.get("UnitPrice")
+            row["TotalPrice"] = None if quantity is None or price is None else quantity * price
+        if sobject.name == "PricebookEntry" and row.get("Product2Id"):
+            product = self._row(connection, self.schema["Product2"], row["Product2Id"])
+            row["Name"] = product["Name"] if product else None
+
+
+def field_default(field: Field) -> Any:
+    """What a new record holds in a field nobody set: the describe default, false for checkboxes."""
+    if field.type == "boolean":
+        return 1 if field.default_value else 0
+    if field.default_value is not None:
+        return field.default_value
+    default = next((entry.value for entry in field.picklist_values if entry.default_value), None)
+    return default
+
+
+def _parse_error(field: Field, value: Any, kind: str) -> JsonParserError:
+    token = "VALUE_STRING" if isinstance(value, str) else "VALUE_NUMBER_INT" if isinstance(value, int) else "VALUE"
+    return JsonParserError(
+        f"Cannot deserialize instance of {kind} from {token} value {value} or request may be missing a required field",
+        [field.name],
+    )
+
+
+def stored_value(field: Field, value: Any) -> Any:
+    """A JSON value written to ``field`` in stored form, or the error a real org gives for it."""
+    kind = field.type
+    if value is None:
+        if kind == "boolean":
+            return 0
+        return None
+    if kind == "boolean":
+        if isinstance(value, bool):
+            return int(value)
+        if isinstance(value, str) and value.lower() in ("true", "false"):
+            return int(value.lower() == "true")
+        raise _parse_error(field, value, "boolean")
+    if kind in ("double", "currency", "percent", "int"):
+        try:
+            number = float(value) if not isinstance(value, bool) else None
+        except (TypeError, ValueError):
+            number = None
+        if number is None:
+            raise _parse_error(field, value, "double" if kind != "int" else "int")
+        return int(number) if kind == "int" else number
+    if kind == "date":
+        try:
+            return dt.date.fromisoformat(str(value)[:10]).isoformat()
+        except ValueError:
+            raise _parse_error(field, value, "date") from None
+    if kind == "datetime":
+        try:
+            return format_datetime(parse_datetime(str(value)))
+        except ValueError:
+            raise _parse_error(field, value, "datetime") from None
+    if kind in ("id", "reference"):
+        try:
+            return to18(str(value))
+        except ValueError:
+            raise MalformedId(f"{field.label}: id value of incorrect type: {value}", [field.name]) from None
+    if kind in TEXT_TYPES:
+        if isinstance(value, list) and kind == "multipicklist":
+            value = ";".join(str(part) for part in value)
+        if isinstance(value, (dict, list)):
+            raise _parse_error(field, json.dumps(value), "String")
+        text = str(value).lower() if isinstance(value, bool) else str(value)
+        if field.length is not None and len(text) > field.length:
+            raise StringTooLong(
+                f"{field.label}: data value too large: {text[:40]}{'...' if len(text) > 40 else ''} "
+                f"(max length={field.length})",
+                [field.name],
+            )
+        if kind == "picklist" and field.restricted_picklist and field.picklist_value(text) is None:
+            raise InvalidOrNullForRestrictedPicklist(
+                f"{field.label}: bad value for restricted picklist field: {text}", [field.name]
+            )
+        return text
+    raise InvalidType(f"unsupported field type {kind}")
