@@ -184,8 +184,11 @@ class Storage:
         """Make a dump ready to serve: WAL mode, an index on every reference field, the search index."""
         if self.writer is None:
             raise PermissionError("a read-only org cannot be prepared")
-        with self.writer.connect() as connection:
-            connection.exec_driver_sql("PRAGMA journal_mode = WAL")
+        raw = self.writer.raw_connection()  # the journal mode cannot change inside a transaction
+        try:
+            raw.execute("PRAGMA journal_mode = WAL")
+        finally:
+            raw.close()
         with self.write() as connection:
             for sobject in self.schema:
                 table = self.table(sobject)

@@ -8,6 +8,8 @@ aggregate queries.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from sqlalchemy import and_, bindparam, case, func, select
 from sqlalchemy.sql.elements import ColumnElement
 
@@ -57,20 +59,32 @@ def is_aggregate_query(query: nodes.SoqlQuery) -> bool:
     return False
 
 
-def compile_query(context: QueryContext, query: nodes.SoqlQuery) -> QueryPlan:
-    """The plan of a main query (FROM names an object)."""
+Restriction = Callable[[Scope], ColumnElement]
+
+
+def compile_query(context: QueryContext, query: nodes.SoqlQuery, restrict: Restriction | None = None) -> QueryPlan:
+    """The plan of a main query (FROM names an object); ``restrict`` adds a condition of the caller's
+    (SOSL uses it to keep the records the search matched)."""
     scope = root_scope(context, query)
-    return QueryCompiler(scope, query, depth=1).plan()
+    return QueryCompiler(scope, query, depth=1, restrict=restrict).plan()
 
 
 class QueryCompiler:
     """Compiles one level: the main query or a child subquery (``link`` is the child's lookup to its parent)."""
 
-    def __init__(self, scope: Scope, query: nodes.SoqlQuery, depth: int, link: ColumnElement | None = None) -> None:
+    def __init__(
+        self,
+        scope: Scope,
+        query: nodes.SoqlQuery,
+        depth: int,
+        link: ColumnElement | None = None,
+        restrict: Restriction | None = None,
+    ) -> None:
         self.scope = scope
         self.query = query
         self.depth = depth
         self.link = link
+        self.restrict = restrict
         self.context = scope.context
         self.text = scope.context.query
         self.expressions = ExpressionCompiler(scope)
@@ -160,6 +174,8 @@ class QueryCompiler:
         item = self.query.from_items[0]
         if item.scope is not None:
             conditions.extend(self._filter_scope(item))
+        if self.restrict is not None:
+            conditions.append(self.restrict(self.scope))
         if self.query.where is not None:
             compiler = ConditionCompiler(
                 self.expressions, WHERE, semijoins=lambda inner, operand: semijoin_query(self.scope, inner, operand)

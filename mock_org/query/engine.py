@@ -97,7 +97,10 @@ class QueryEngine:
 
     def execute(self, plan: QueryPlan, connection: Connection, version: str) -> list[dict[str, Any]]:
         """Run a plan (and its child subqueries, one statement each) and shape the records."""
-        rows = connection.execute(plan.statement).all()
+        return self.shape(plan, connection.execute(plan.statement).all(), connection, version)
+
+    def shape(self, plan: QueryPlan, rows: list, connection: Connection, version: str) -> list[dict[str, Any]]:
+        """Records from a plan's rows (fetching the rows' child subqueries)."""
         if plan.aggregate is not None:
             return shape_aggregates(plan.aggregate, rows)
         assert plan.template is not None

@@ -42,7 +42,7 @@ def index_name(sobject: SObject) -> str:
     return f"_search_{sobject.name}"
 
 
-def _quote(name: str) -> str:
+def quote(name: str) -> str:
     # Identifiers come from the schema file, never from a query; quoting still keeps names such
     # as "Order" and "Group" from reading as SQL keywords.
     return '"' + name.replace('"', '""') + '"'
@@ -55,9 +55,9 @@ def indexed_objects(schema: Schema) -> list[SObject]:
 def build_search_index(schema: Schema, tables: dict[str, Table], connection: Connection) -> None:
     """Create (once) and fill every object's index, and the triggers that keep it current."""
     for sobject in indexed_objects(schema):
-        name = _quote(index_name(sobject))
-        table = _quote(sobject.name)
-        columns = [_quote(field.name) for field in searchable_fields(sobject)]
+        name = quote(index_name(sobject))
+        table = quote(sobject.name)
+        columns = [quote(field.name) for field in searchable_fields(sobject)]
         exists = connection.execute(
             text("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = :name"), {"name": index_name(sobject)}
         ).first()
@@ -78,5 +78,5 @@ def build_search_index(schema: Schema, tables: dict[str, Table], connection: Con
             ("ad", "DELETE", delete_old),
             ("au", "UPDATE", f"{delete_old} {insert_new}"),
         ):
-            trigger = _quote(f"{index_name(sobject)}_{suffix}")
+            trigger = quote(f"{index_name(sobject)}_{suffix}")
             connection.exec_driver_sql(f"CREATE TRIGGER {trigger} AFTER {event} ON {table} BEGIN {body} END")

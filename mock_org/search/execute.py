@@ -1,0 +1,219 @@
+"""SOSL: find the records whose text matches, then shape each RETURNING object like a SOQL query.
+
+Each word or phrase is looked up in the object's FTS5 index (restricted to the search group's
+fields); AND, OR and AND NOT combine the matches; every RETURNING entry's WHERE, ORDER BY and
+field list then run through the SOQL compiler on the matched records. Without ORDER BY records
+come by relevance (the sum of the terms' BM25 scores, then Id), which is deterministic.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from sqlalchemy import select, text
+from sqlalchemy.engine import Connection
+
+from soql_parser import QuerySyntaxError, nodes, parse_sosl
+
+from ..errors import NO_SUCH_SOBJECT, InvalidType, MalformedSearch
+from ..query.compile import compile_query
+from ..query.engine import QueryEngine, syntax_error
+from ..query.scope import QueryContext
+from ..schema import SObject
+from .index import group_fields, index_name, indexed_objects, quote
+from .terms import Term, term, terms_of, tokens
+
+MAX_ROWS = 2000
+MAX_OFFSET = 2000
+# Articles and products are searched in all their fields whatever the IN clause says, and their
+# words are ORed by default (SOSL reference, "IN SearchGroup" and "FIND {SearchQuery}").
+ALL_FIELDS_ALWAYS = frozenset({"knowledge__kav", "product2"})
+IMPLICIT_OR = frozenset({"knowledge__kav"})
+
+Scores = dict[str, float]
+
+
+class SearchEngine:
+    def __init__(self, queries: QueryEngine) -> None:
+        self.queries = queries
+        self.storage = queries.storage
+        self.schema = queries.schema
+
+    def search(self, query_text: str, *, version: str = "59.0", user_id: str | None = None) -> dict[str, Any]:
+        if not isinstance(query_text, str) or not query_text.strip():
+            raise MalformedSearch("No search term found. The search term must be enclosed in braces.")
+        try:
+            tree = parse_sosl(query_text)
+        except QuerySyntaxError as error:
+            raise syntax_error(query_text, error, MalformedSearch) from None
+        self._check_paging(tree)
+        terms = {id(node): term(node) for node in terms_of(tree.search)}
+        entries = tree.returning or tuple(nodes.ReturningObject(sobject.name) for sobject in self._default_objects())
+        context = QueryContext(self.schema, self.storage.tables, self.queries.clock, query_text, user_id=user_id)
+        results: list[tuple[nodes.ReturningObject, list[dict[str, Any]]]] = []
+        with self.storage.read() as connection:
+            for entry in entries:
+                sobject = self._sobject(entry, query_text)
+                group = "ALL" if sobject.name.lower() in ALL_FIELDS_ALWAYS else tree.search_group or "ALL"
+                fields = [field.name for field in group_fields(sobject, group)]
+                if not fields:
+                    results.append((entry, []))
+                    continue
+                scores = self._evaluate(connection, sobject, fields, tree.search, terms)
+                results.append((entry, self._records(connection, context, entry, scores, version)))
+        records = self._apply_limits(tree, results)
+        body: dict[str, Any] = {"searchRecords": records}
+        if any(isinstance(c, nodes.WithFilter) and c.name == "METADATA" for c in tree.with_clauses):
+            body["metadata"] = self._metadata(entries)
+        return body
+
+    # ------------------------------------------------------------------- objects and paging
+
+    def _default_objects(self) -> list[SObject]:
+        return [sobject for sobject in indexed_objects(self.schema) if not sobject.supporting]
+
+    def _sobject(self, entry: nodes.ReturningObject, query_text: str) -> SObject:
+        sobject = self.schema.get(entry.sobject)
+        if sobject is None or sobject not in indexed_objects(self.schema):
+            raise InvalidType.at(query_text, entry.pos, NO_SUCH_SOBJECT.format(sobject=entry.sobject))
+        return sobject
+
+    @staticmethod
+    def _check_paging(tree: nodes.SoslQuery) -> None:
+        offsets = [entry.offset for entry in tree.returning if entry.offset is not None]
+        if offsets and (len(tree.returning) > 1 or not 0 <= offsets[0] <= MAX_OFFSET):
+            raise MalformedSearch(f"SOSL offset should be between 0 to {MAX_OFFSET}")
+        limits = [tree.limit] + [entry.limit for entry in tree.returning]
+        if any(limit is not None and limit < 0 for limit in limits):
+            raise MalformedSearch("SOSL LIMIT must not be negative")
+
+    # ------------------------------------------------------------------- matching
+
+    def _evaluate(
+        self,
+        connection: Connection,
+        sobject: SObject,
+        fields: list[str],
+        expression: nodes.SearchExpression,
+        terms: dict[int, Term],
+    ) -> Scores:
+        """Record Id → relevance for the whole search expression."""
+        implicit_or = sobject.name.lower() in IMPLICIT_OR
+        memo: dict[str, Scores] = {}
+
+        def evaluate(node: nodes.SearchExpression) -> Scores:
+            if isinstance(node, nodes.SearchTerm):
+                found = terms[id(node)]
+                if found.match not in memo or found.pattern is not None:
+                    memo[found.match] = self._term_matches(connection, sobject, fields, found)
+                return memo[found.match]
+            left, right = evaluate(node.left), evaluate(node.right)
+            if isinstance(node, nodes.SearchAndNot):
+                return {key: score for key, score in left.items() if key not in right}
+            if isinstance(node, nodes.SearchOr) or (
+                isinstance(node, nodes.SearchAnd) and implicit_or and not node.explicit
+            ):
+                return {key: left.get(key, 0.0) + right.get(key, 0.0) for key in left.keys() | right.keys()}
+            return {key: score + right[key] for key, score in left.items() if key in right}
+
+        return evaluate(expression)
+
+    def _term_matches(self, connection: Connection, sobject: SObject, fields: list[str], found: Term) -> Scores:
+        table = self.storage.table(sobject)
+        index = index_name(sobject)
+        match = "{" + " ".join(fields) + "} : " + found.match
+        # Names come from the schema file; the user's words reach SQLite only as the bound :match.
+        rows = connection.execute(
+            text(
+                f'SELECT t."Id", -bm25({quote(index)}) FROM {quote(index)} JOIN {quote(sobject.name)} AS t '
+                f'ON t.rowid = {quote(index)}.rowid WHERE {quote(index)} MATCH :match AND t."IsDeleted" = 0'
+            ),
+            {"match": match},
+        ).all()
+        scores = {record_id: float(score) for record_id, score in rows}
+        if found.pattern is None or not scores:
+            return scores
+        pattern = found.pattern
+        columns = [table.c.Id, *(table.c[name] for name in fields)]
+        kept: Scores = {}
+        for row in connection.execute(select(*columns).where(table.c.Id.in_(list(scores)))).all():
+            words = (word for value in row[1:] if value for word in tokens(str(value)))
+            if any(pattern.fullmatch(word) for word in words):
+                kept[row[0]] = scores[row[0]]
+        return kept
+
+    # ------------------------------------------------------------------- RETURNING
+
+    def _records(
+        self,
+        connection: Connection,
+        context: QueryContext,
+        entry: nodes.ReturningObject,
+        scores: Scores,
+        version: str,
+    ) -> list[dict[str, Any]]:
+        if not scores:
+            return []
+        items = entry.select_items or (nodes.SelectItem(nodes.FieldPath(("Id",))),)
+        query = nodes.SoqlQuery(
+            select_items=items,
+            from_items=(nodes.FromItem(entry.sobject, pos=entry.pos),),
+            where=entry.where,
+            order_by=entry.order_by,
+        )
+        matched = list(scores)
+        restrict: Callable = lambda scope: scope.table.c.Id.in_(matched)  # noqa: E731
+        plan = compile_query(context, query, restrict=restrict)
+        assert plan.template is not None
+        rows = connection.execute(plan.statement).all()
+        if not entry.order_by:
+            id_index = plan.template.id_index
+            rows.sort(key=lambda row: (-scores[row[id_index]], row[id_index]))
+        start = entry.offset or 0
+        end = None if entry.limit is None else start + entry.limit
+        return self.queries.shape(plan, rows[start:end], connection, version)
+
+    @staticmethod
+    def _apply_limits(
+        tree: nodes.SoslQuery, results: list[tuple[nodes.ReturningObject, list[dict[str, Any]]]]
+    ) -> list[dict[str, Any]]:
+        """The overall LIMIT (2,000 at most): filled in RETURNING order when objects have their own
+        limits, shared evenly otherwise (SOSL reference, "LIMIT n")."""
+        budget = min(tree.limit if tree.limit is not None else MAX_ROWS, MAX_ROWS)
+        if any(entry.limit is not None for entry, _ in results) or tree.limit is None:
+            taken, out = 0, []
+            for _, records in results:
+                share = records[: max(0, budget - taken)]
+                taken += len(share)
+                out.extend(share)
+            return out
+        shares = [0] * len(results)
+        remaining = budget
+        while remaining > 0:
+            hungry = [i for i, (_, records) in enumerate(results) if shares[i] < len(records)]
+            if not hungry:
+                break
+            for i in hungry:
+                if remaining == 0:
+                    break
+                shares[i] += 1
+                remaining -= 1
+        return [record for (_, records), share in zip(results, shares, strict=True) for record in records[:share]]
+
+    def _metadata(self, entries: tuple[nodes.ReturningObject, ...]) -> dict[str, Any]:
+        """WITH METADATA='LABELS': the labels of the objects and fields returned."""
+        entity = []
+        for entry in entries:
+            sobject = self.schema[entry.sobject]
+            names = [
+                item.expression.parts[-1] for item in entry.select_items if isinstance(item.expression, nodes.FieldPath)
+            ]
+            fields = [sobject.field(name) for name in names or ["Id"]]
+            entity.append(
+                {
+                    "entityName": sobject.name,
+                    "fieldMetadata": [{"name": f.name, "label": f.label} for f in fields if f is not None],
+                }
+            )
+        return {"entityMetadata": entity}

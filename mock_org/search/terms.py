@@ -1,0 +1,105 @@
+"""SOSL search terms → FTS5 MATCH expressions, one per word or phrase.
+
+Salesforce splits text into tokens at whitespace and punctuation and ignores case (reference/
+soql_sosl.md §4.5). A word such as ``acme.com`` is therefore the phrase of its tokens; ``*`` matches
+any run of characters and ``?`` one character, in the middle or at the end of a word. FTS5 only
+knows trailing prefixes, so a term with an inner wildcard is searched by its prefix and then
+checked against each token of the record with a regular expression.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+from soql_parser import nodes
+
+from ..errors import InvalidSearch
+
+_TOKEN = re.compile(r"[^\W_]+")
+_ESCAPE = re.compile(r"\\(.)")
+
+
+def normalise(text: str) -> str:
+    """What the index compares: case folded, accents removed (FTS5's unicode61, remove_diacritics 2)."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    return "".join(char for char in decomposed if not unicodedata.combining(char))
+
+
+def tokens(text: str) -> list[str]:
+    return _TOKEN.findall(normalise(text))
+
+
+@dataclass(frozen=True)
+class Term:
+    """One word or phrase: the FTS5 query for it, and for inner wildcards the per-token pattern."""
+
+    text: str
+    match: str
+    pattern: re.Pattern[str] | None
+
+
+def _quote(token: str) -> str:
+    return '"' + token.replace('"', '""') + '"'
+
+
+def _characters(text: str) -> list[tuple[str, bool]]:
+    """The word's characters with escapes resolved, each marked True when it is a wildcard."""
+    characters, index = [], 0
+    while index < len(text):
+        if text[index] == "\\" and index + 1 < len(text):
+            characters.append((text[index + 1], False))
+            index += 2
+        else:
+            characters.append((text[index], text[index] in "*?"))
+            index += 1
+    return characters
+
+
+def _too_short(text: str) -> InvalidSearch:
+    return InvalidSearch(f"search term must be longer than one character: {text}")
+
+
+def _word(text: str) -> Term:
+    """A word: searched as its tokens in order; a trailing * is an FTS5 prefix query."""
+    characters = _characters(text)
+    plain = "".join(char for char, wild in characters if not wild)
+    if len(normalise(plain).strip()) < 2:
+        raise _too_short(text)
+    first_wild = next((index for index, (_, wild) in enumerate(characters) if wild), None)
+    if first_wild is None:
+        return Term(text, _quote(" ".join(tokens(plain))), None)
+    head = tokens("".join(char for char, _ in characters[:first_wild]))
+    if not head:
+        raise _too_short(text)
+    tail = characters[first_wild:]
+    match = f"{_quote(' '.join(head))} *"
+    if tail == [("*", True)]:
+        return Term(text, match, None)
+    # FTS5 narrows the records by the prefix; the pattern then checks the last word token by token.
+    pattern = re.escape(head[-1]) + "".join(
+        (".*" if char == "*" else ".") if wild else re.escape(normalise(char)) for char, wild in tail
+    )
+    return Term(text, match, re.compile(pattern))
+
+
+def _phrase(text: str) -> Term:
+    """A quoted phrase: its tokens consecutively (wildcards inside act as trailing prefixes)."""
+    literal = _ESCAPE.sub(lambda match: match.group(1), text)
+    words = tokens(literal)
+    if not words or len(" ".join(words)) < 2:
+        raise InvalidSearch(f"search term must be longer than one character: {literal}")
+    star = literal.rstrip().endswith("*")
+    return Term(text, _quote(" ".join(words)) + (" *" if star else ""), None)
+
+
+def term(node: nodes.SearchTerm) -> Term:
+    return _phrase(node.text) if node.phrase else _word(node.text)
+
+
+def terms_of(expression: nodes.SearchExpression) -> list[nodes.SearchTerm]:
+    """Every word and phrase of a search expression, left to right."""
+    if isinstance(expression, nodes.SearchTerm):
+        return [expression]
+    return [*terms_of(expression.left), *terms_of(expression.right)]
