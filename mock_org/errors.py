@@ -129,6 +129,10 @@ class InsufficientAccess(SalesforceError):
     error_code = "INSUFFICIENT_ACCESS"
 
 
+class InsufficientAccessOrReadonly(SalesforceError):
+    error_code = "INSUFFICIENT_ACCESS_OR_READONLY"
+
+
 class RequestLimitExceeded(SalesforceError):
     error_code = "REQUEST_LIMIT_EXCEEDED"
 

@@ -75,15 +75,7 @@ class Writer:
         return dict(row) if row else None
 
     def existing(self, connection: Connection, sobject: SObject, record_id: str) -> dict[str, Any]:
-        """The stored row of ``record_id`` (15 or 18 characters), or the real org's error."""
-        try:
-            full = to18(record_id)
-        except ValueError:
-            raise MalformedId(f"{sobject.label} ID: id value of incorrect type: {record_id}", ["Id"]) from None
-        row = self._row(connection, sobject, full) if full.startswith(sobject.key_prefix) else None
-        if row is None:
-            raise NotFound(NOT_FOUND_MESSAGE)
-        return row
+        return find_row(self.storage, connection, sobject, record_id)
 
     # ------------------------------------------------------------------- operations
 
@@ -272,6 +264,21 @@ class Writer:
         if sobject.name == "PricebookEntry" and row.get("Product2Id"):
             product = self._row(connection, self.schema["Product2"], row["Product2Id"])
             row["Name"] = product["Name"] if product else None
+
+
+def find_row(storage: Storage, connection: Connection, sobject: SObject, record_id: str) -> dict[str, Any]:
+    """The stored row of ``record_id`` (15 or 18 characters, deleted or not), or the real org's error."""
+    try:
+        full = to18(record_id)
+    except ValueError:
+        raise NotFound(f"Provided external ID field does not exist or is not accessible: {record_id}") from None
+    table = storage.table(sobject)
+    row = None
+    if full.startswith(sobject.key_prefix):
+        row = connection.execute(select(table).where(table.c.Id == full)).mappings().first()
+    if row is None:
+        raise NotFound(NOT_FOUND_MESSAGE)
+    return dict(row)
 
 
 def field_default(field: Field) -> Any:

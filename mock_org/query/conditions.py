@@ -64,12 +64,18 @@ class ConditionCompiler:
         self._semijoin_count = 0
 
     def compile(self, condition: nodes.Condition) -> ColumnElement:
-        return self._condition(condition, top=True, under_or=False, under_not=False)
+        return self._condition(condition, top=True, under_or=False, under_not=False, root=True)
 
-    def _condition(self, condition: nodes.Condition, *, top: bool, under_or: bool, under_not: bool) -> ColumnElement:
+    def _condition(
+        self, condition: nodes.Condition, *, top: bool, under_or: bool, under_not: bool, root: bool = False
+    ) -> ColumnElement:
+        """``top``: the condition is the WHERE itself or an operand of the WHERE's own AND."""
         if isinstance(condition, nodes.And):
             return and_(
-                *(self._condition(c, top=top, under_or=under_or, under_not=under_not) for c in condition.operands)
+                *(
+                    self._condition(c, top=top and root, under_or=under_or, under_not=under_not)
+                    for c in condition.operands
+                )
             )
         if isinstance(condition, nodes.Or):
             return or_(*(self._condition(c, top=False, under_or=True, under_not=under_not) for c in condition.operands))

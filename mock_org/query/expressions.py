@@ -88,6 +88,8 @@ class ExpressionCompiler:
             raise MalformedQuery.at(self.query, node.pos, f"Unknown function: {node.name}")
         if function.kind == "timezone":
             raise MalformedQuery.at(self.query, node.pos, "convertTimezone() can only be used inside a date function")
+        if function.kind == "aggregate" and clause == WHERE:
+            raise MalformedQuery.at(self.query, node.pos, "Aggregate functions are not allowed in the WHERE clause")
         if function.kind not in _ALLOWED[clause]:
             raise MalformedQuery.at(self.query, node.pos, f"{function.name}() is not allowed in {clause}")
         argument = node.argument

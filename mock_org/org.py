@@ -1,0 +1,196 @@
+"""The org: one object that answers every REST resource the server serves, with plain values in and
+JSON-ready dicts out. The HTTP layer (server/) parses requests and calls exactly one method here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, TypeVar
+
+from sqlalchemy import select
+from sqlalchemy.engine import Connection
+
+from . import describe
+from .clock import OrgClock
+from .errors import NO_SUCH_COLUMN, InsufficientAccessOrReadonly, InvalidField, MultipleRecords, NotFound
+from .query.engine import QueryEngine
+from .query.shape import attributes
+from .schema import Schema, SObject, default_schema
+from .search.execute import SearchEngine
+from .storage import Storage
+from .values import format_datetime, parse_datetime, to_wire
+from .writes import NOT_FOUND_MESSAGE, Writer, find_row
+
+T = TypeVar("T")
+
+
+class Org:
+    """A Salesforce org over one SQLite file (prepared with ``Storage.prepare``)."""
+
+    def __init__(
+        self,
+        path: str | Path,
+        *,
+        schema: Schema | None = None,
+        clock: OrgClock | None = None,
+        read_only: bool = False,
+    ) -> None:
+        self.schema = schema or default_schema()
+        self.clock = clock or OrgClock()
+        self.read_only = read_only
+        self.storage = Storage(path, self.schema, read_only=read_only)
+        self.queries = QueryEngine(self.storage, self.schema, self.clock)
+        self.searches = SearchEngine(self.queries)
+        self._writer: Writer | None = None if read_only else Writer.open(self.storage, self.schema, self.clock)
+
+    def close(self) -> None:
+        self.storage.dispose()
+
+    # ------------------------------------------------------------------- queries
+
+    def query(self, soql: str, *, include_deleted: bool = False, batch_size: int | None = None,
+              version: str = "59.0", user_id: str | None = None) -> dict[str, Any]:  # fmt: skip
+        resource = "queryAll" if include_deleted else "query"
+        return self.queries.query(
+            soql, include_deleted=include_deleted, batch_size=batch_size, version=version, user_id=user_id,
+            resource=resource,
+        )  # fmt: skip
+
+    def query_more(self, locator: str, *, version: str = "59.0") -> dict[str, Any]:
+        return self.queries.query_more(locator, version=version)
+
+    def search(self, sosl: str, *, version: str = "59.0", user_id: str | None = None) -> dict[str, Any]:
+        return self.searches.search(sosl, version=version, user_id=user_id)
+
+    # ------------------------------------------------------------------- describe
+
+    def sobject(self, name: str) -> SObject:
+        sobject = self.schema.get(name)
+        if sobject is None:
+            raise NotFound(NOT_FOUND_MESSAGE)
+        return sobject
+
+    def describe_global(self, *, version: str = "59.0") -> dict[str, Any]:
+        return describe.describe_global(self.schema, version)
+
+    def describe(self, name: str, *, version: str = "59.0") -> dict[str, Any]:
+        return describe.describe_sobject(self.sobject(name), version)
+
+    def metadata(self, name: str, *, version: str = "59.0") -> dict[str, Any]:
+        return describe.sobject_metadata(self.sobject(name), version, [])
+
+    # ------------------------------------------------------------------- records
+
+    def retrieve(self, name: str, record_id: str, *, fields: list[str] | None = None, version: str = "59.0") -> dict:
+        """One record with all its fields (or ``fields``), as ``GET /sobjects/{Object}/{Id}`` returns it."""
+        sobject = self.sobject(name)
+        chosen = self._fields(sobject, fields)
+        with self.storage.read() as connection:
+            row = find_row(self.storage, connection, sobject, record_id)
+        if row["IsDeleted"]:
+            raise NotFound(NOT_FOUND_MESSAGE)
+        record: dict[str, Any] = {"attributes": attributes(sobject.name, row["Id"], version)}
+        for field in chosen:
+            record[field.name] = to_wire(field, row[field.name])
+        return record
+
+    def retrieve_by_external_id(self, name: str, field_name: str, value: str, *, version: str = "59.0") -> dict:
+        sobject = self.sobject(name)
+        field = sobject.field(field_name)
+        if field is None or not (field.external_id or field.unique or field.name == "Id"):
+            raise NotFound(f"Provided external ID field does not exist or is not accessible: {field_name}")
+        table = self.storage.table(sobject)
+        with self.storage.read() as connection:
+            ids = list(
+                connection.execute(
+                    select(table.c.Id).where(table.c[field.name] == value, table.c.IsDeleted == 0)
+                ).scalars()
+            )
+        if not ids:
+            raise NotFound(NOT_FOUND_MESSAGE)
+        if len(ids) > 1:
+            raise MultipleRecords(ids)
+        return self.retrieve(name, ids[0], version=version)
+
+    def _fields(self, sobject: SObject, names: list[str] | None) -> list:
+        if not names:
+            return sobject.field_list()
+        chosen = []
+        for name in names:
+            field = sobject.field(name.strip())
+            if field is None:
+                raise InvalidField(NO_SUCH_COLUMN.format(field=name.strip(), sobject=sobject.name))
+            chosen.append(field)
+        return chosen
+
+    def updated(self, name: str, start: str, end: str) -> dict[str, Any]:
+        """Ids of records changed in [start, end] (``GET /sobjects/{Object}/updated``)."""
+        sobject = self.sobject(name)
+        table = self.storage.table(sobject)
+        low, high = format_datetime(parse_datetime(start)), format_datetime(parse_datetime(end))
+        with self.storage.read() as connection:
+            ids = connection.execute(
+                select(table.c.Id)
+                .where(table.c.SystemModstamp >= low, table.c.SystemModstamp <= high, table.c.IsDeleted == 0)
+                .order_by(table.c.SystemModstamp)
+            ).scalars()
+            return {"ids": list(ids), "latestDateCovered": high}
+
+    def deleted(self, name: str, start: str, end: str) -> dict[str, Any]:
+        """Records deleted in [start, end] (``GET /sobjects/{Object}/deleted``)."""
+        sobject = self.sobject(name)
+        table = self.storage.table(sobject)
+        low, high = format_datetime(parse_datetime(start)), format_datetime(parse_datetime(end))
+        with self.storage.read() as connection:
+            rows = connection.execute(
+                select(table.c.Id, table.c.SystemModstamp)
+                .where(table.c.SystemModstamp >= low, table.c.SystemModstamp <= high, table.c.IsDeleted == 1)
+                .order_by(table.c.SystemModstamp)
+            ).all()
+            earliest = connection.execute(select(table.c.CreatedDate).order_by(table.c.CreatedDate).limit(1)).scalar()
+        return {
+            "deletedRecords": [{"id": record_id, "deletedDate": when} for record_id, when in rows],
+            "earliestDateAvailable": earliest or low,
+            "latestDateCovered": high,
+        }
+
+    # ------------------------------------------------------------------- writes
+
+    @property
+    def writer(self) -> Writer:
+        if self._writer is None:
+            raise InsufficientAccessOrReadonly("This org is read-only; it accepts queries and searches, not writes.")
+        return self._writer
+
+    @contextmanager
+    def transaction(self) -> Iterator[Connection]:
+        """One atomic write transaction: every write in it lands, or none does."""
+        writer = self.writer
+        with writer.storage.write() as connection:
+            yield connection
+
+    def _write(self, operation: Callable[[Connection], T]) -> T:
+        with self.transaction() as connection:
+            return operation(connection)
+
+    def create(self, name: str, data: dict[str, Any], *, user_id: str) -> str:
+        sobject = self.sobject(name)
+        return self._write(lambda connection: self.writer.create(connection, sobject, data, user_id))
+
+    def update(self, name: str, record_id: str, data: dict[str, Any], *, user_id: str) -> None:
+        sobject = self.sobject(name)
+        self._write(lambda connection: self.writer.update(connection, sobject, record_id, data, user_id))
+
+    def upsert(self, name: str, field: str, value: str, data: dict[str, Any], *, user_id: str) -> tuple[str, bool]:
+        sobject = self.sobject(name)
+        return self._write(lambda connection: self.writer.upsert(connection, sobject, field, value, data, user_id))
+
+    def delete(self, name: str, record_id: str, *, user_id: str) -> None:
+        sobject = self.sobject(name)
+        self._write(lambda connection: self.writer.delete(connection, sobject, record_id, user_id))
+
+    def undelete(self, name: str, record_id: str, *, user_id: str) -> None:
+        sobject = self.sobject(name)
+        self._write(lambda connection: self.writer.undelete(connection, sobject, record_id, user_id))
