@@ -22,8 +22,9 @@ _ESCAPE = re.compile(r"\\(.)")
 
 
 def normalise(text: str) -> str:
-    """What the index compares: case folded, accents removed (FTS5's unicode61, remove_diacritics 2)."""
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    """What the index compares: lower case, accents removed (FTS5's unicode61, remove_diacritics 2).
+    Lower-casing, not case folding: the index keeps "ß" as it is."""
+    decomposed = unicodedata.normalize("NFKD", text.lower())
     return "".join(char for char in decomposed if not unicodedata.combining(char))
 
 
