@@ -89,5 +89,5 @@ def test_fiscal_year_follows_the_org_setting() -> None:
 
 def test_today_is_the_users_date_not_utcs() -> None:
     # 02:00 UTC on 18 May is still 17 May in Los Angeles.
-    late = OrgClock(now_fixed=dt.datetime(2023, 5, 18, 2, tzinfo=dt.timezone.utc))
+    late = OrgClock(now_fixed=dt.datetime(2023, 5, 18, 2, tzinfo=dt.UTC))
     assert date_range("TODAY", None, late) == (D(2023, 5, 17), D(2023, 5, 18))
