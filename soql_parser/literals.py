@@ -202,7 +202,9 @@ def _write_zone(value: dt.datetime | dt.time) -> str:
 
 
 def write_datetime(value: dt.datetime) -> str:
-    return value.strftime("%Y-%m-%dT%H:%M:%S") + _write_fraction(value.microsecond) + _write_zone(value)
+    # Not strftime: its %Y does not pad years below 1000 to four digits on every platform.
+    stamp = f"{value.year:04d}-{value.month:02d}-{value.day:02d}T{value.hour:02d}:{value.minute:02d}:{value.second:02d}"
+    return stamp + _write_fraction(value.microsecond) + _write_zone(value)
 
 
 def write_time(value: dt.time) -> str:

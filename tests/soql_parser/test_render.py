@@ -71,3 +71,8 @@ def test_not_after_an_explicit_and_stays_a_word() -> None:
 def test_rendering_an_unknown_object_is_a_type_error() -> None:
     with pytest.raises(TypeError):
         to_text(object())  # type: ignore[arg-type]
+
+
+def test_years_below_1000_keep_four_digits() -> None:
+    query = "SELECT Id FROM X WHERE A = 0999-01-02T03:04:05Z AND B = 0050-01-01"
+    assert to_text(parse_soql(query)) == query
