@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import contextlib
 import datetime as dt
 
 from hypothesis import HealthCheck, given, settings
