@@ -8,6 +8,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 import soql_parser
+from fixtures import cli as fixtures_cli
 
 
 def _parse_command(args: argparse.Namespace) -> int:
@@ -42,7 +43,7 @@ def _add_parse(subparsers: argparse._SubParsersAction) -> None:
 
 
 # Each entry adds one subcommand; later packages contribute theirs here.
-SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [_add_parse]
+SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [_add_parse, fixtures_cli.add]
 
 
 def build_parser() -> argparse.ArgumentParser:
