@@ -155,6 +155,12 @@ class UnknownException(SalesforceError):
     error_code = "UNKNOWN_EXCEPTION"
 
 
+class InvalidReplicationDate(SalesforceError):
+    """A bad ``start``/``end`` for ``sobjects/{Object}/deleted`` or ``updated``."""
+
+    error_code = "INVALID_REPLICATION_DATE"
+
+
 # Message templates, worded as real orgs word them (reference/soql_sosl.md §6, salesforce_api.md §5.3).
 NO_SUCH_COLUMN = (
     "No such column '{field}' on entity '{sobject}'. If you are attempting to use a custom field, be sure to "

@@ -14,6 +14,7 @@ from sqlalchemy.engine import Connection
 
 from . import describe
 from .clock import OrgClock
+from .columns import column_metadata
 from .errors import NO_SUCH_COLUMN, InsufficientAccessOrReadonly, InvalidField, MultipleRecords, NotFound
 from .query.engine import QueryEngine
 from .query.shape import attributes
@@ -36,12 +37,13 @@ class Org:
         schema: Schema | None = None,
         clock: OrgClock | None = None,
         read_only: bool = False,
+        plan_cache: int = 512,
     ) -> None:
         self.schema = schema or default_schema()
         self.clock = clock or OrgClock()
         self.read_only = read_only
         self.storage = Storage(path, self.schema, read_only=read_only)
-        self.queries = QueryEngine(self.storage, self.schema, self.clock)
+        self.queries = QueryEngine(self.storage, self.schema, self.clock, plan_cache=plan_cache)
         self.searches = SearchEngine(self.queries)
         self._writer: Writer | None = None if read_only else Writer.open(self.storage, self.schema, self.clock)
 
@@ -57,6 +59,10 @@ class Org:
             soql, include_deleted=include_deleted, batch_size=batch_size, version=version, user_id=user_id,
             resource=resource,
         )  # fmt: skip
+
+    def query_columns(self, soql: str, *, user_id: str | None = None) -> dict[str, Any]:
+        """The query's column metadata (``?columns=true``), without running it."""
+        return column_metadata(self.schema, self.queries.plan(soql, user_id=user_id))
 
     def query_more(self, locator: str, *, version: str = "59.0") -> dict[str, Any]:
         return self.queries.query_more(locator, version=version)

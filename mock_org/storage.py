@@ -134,6 +134,7 @@ class Storage:
         self.metadata = MetaData()
         self.tables = build_tables(schema, self.metadata)
         self._write_lock = threading.RLock()
+        self._current = threading.local()  # the write transaction this thread is inside, if any
         self.reader = self._engine(read_only=True, pool_size=8)
         self.writer: Engine | None = None if read_only else self._engine(read_only=False, pool_size=1)
 
@@ -168,17 +169,37 @@ class Storage:
 
     @contextmanager
     def read(self) -> Iterator[Connection]:
-        """A snapshot: every statement inside sees the same committed state."""
+        """A snapshot: every statement inside sees the same committed state.
+
+        Inside a write transaction of the same thread, reads see that transaction's own writes (a
+        composite request reads back the records its earlier subrequests created).
+        """
+        current = getattr(self._current, "connection", None)
+        if current is not None:
+            yield current
+            return
         with self.reader.begin() as connection:
             yield connection
 
     @contextmanager
     def write(self) -> Iterator[Connection]:
-        """One atomic write transaction; writers queue up behind each other."""
+        """One atomic write transaction; writers queue up behind each other.
+
+        A write opened inside another one on the same thread joins it, so an outer transaction
+        (composite allOrNone) commits or rolls back every write made inside it together.
+        """
         if self.writer is None:
             raise PermissionError("the org is read-only")
+        current = getattr(self._current, "connection", None)
+        if current is not None:
+            yield current
+            return
         with self._write_lock, self.writer.begin() as connection:
-            yield connection
+            self._current.connection = connection
+            try:
+                yield connection
+            finally:
+                self._current.connection = None
 
     def prepare(self) -> None:
         """Make a dump ready to serve: WAL mode, an index on every reference field, the search index."""

@@ -11,6 +11,7 @@ import datetime as dt
 import math
 import re
 from decimal import Decimal
+from collections.abc import Callable
 from typing import Any
 
 from .schema import Field
@@ -50,6 +51,19 @@ def parse_datetime(text: str) -> dt.datetime:
 def to_wire(field: Field, stored: Any) -> Any:
     """A stored value as the REST API sends it."""
     return wire_value(field.type, stored)
+
+
+def _boolean(stored: Any) -> bool:
+    return bool(stored)  # a null checkbox reads false
+
+
+# Per field type, what turns a stored value into its wire form (None: it already is one). Numbers
+# need nothing: the INTEGER and REAL columns of the dump layout hand back int and float.
+WIRE_CONVERTERS: dict[str, Callable[[Any], Any] | None] = {"boolean": _boolean}
+
+
+def wire_converter(field_type: str) -> Callable[[Any], Any] | None:
+    return WIRE_CONVERTERS.get(field_type)
 
 
 def wire_value(field_type: str, stored: Any) -> Any:

@@ -51,6 +51,8 @@ def read_string(token: str) -> nodes.StringLiteral:
     inside a LIKE pattern they stand for themselves.
     """
     body = token[1:-1]
+    if "\\" not in body:
+        return nodes.StringLiteral(body)
     out: list[str] = []
     escaped_wildcards: list[int] = []
     i = 0

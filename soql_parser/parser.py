@@ -7,7 +7,8 @@ keeps no state between calls, so this is safe from several threads.
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator
+from collections import deque
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from lark import Lark, Token
@@ -32,12 +33,16 @@ class _DemotedKeyword(Token):
 
 
 class _SoqlPostLexer:
-    """Looks ahead where LALR(1) cannot, and refuses Apex-only forms as soon as they appear."""
+    """Looks ahead where LALR(1) cannot, and refuses Apex-only forms as soon as they appear.
+
+    Most tokens pass straight through; only the few kinds below need a look at what follows.
+    """
 
     always_accept = ("HIERARCHICAL", "APEX_BIND", "APEX_ALL_ROWS", "MALFORMED_DATE")
+    _SPECIAL = frozenset({"ORDER", "GROUP", "OFFSET", "TYPEOF", "MALFORMED_DATE", *keywords.APEX_ONLY_MESSAGES})
 
     def process(self, stream: Iterator[Token]) -> Iterator[Token]:
-        buffer: list[Token] = []
+        buffer: deque[Token] = deque()
 
         def peek(index: int) -> Token | None:
             while len(buffer) <= index:
@@ -47,30 +52,36 @@ class _SoqlPostLexer:
                 buffer.append(token)
             return buffer[index]
 
-        while (token := peek(0)) is not None:
-            buffer.pop(0)
-            if token.type in keywords.APEX_ONLY_MESSAGES:
-                raise _error_at(token, keywords.APEX_ONLY_MESSAGES[token.type])
-            if token.type == "MALFORMED_DATE":
-                raise _error_at(token, f"unexpected token: '{token}'")
-            if not self._starts_clause(token, peek):
-                demoted = _DemotedKeyword.new_borrow_pos("IDENT", str(token), token)
-                demoted.following = peek(0)
-                token = demoted
+        special = self._SPECIAL
+        while True:
+            token = buffer.popleft() if buffer else next(stream, None)
+            if token is None:
+                return
+            if token.type in special:
+                token = self._special(token, peek)
             yield token
 
     @staticmethod
-    def _starts_clause(token: Token, peek: object) -> bool:
-        following = peek(0)  # type: ignore[operator]
-        kind = following.type if following is not None else None
-        if token.type in ("ORDER", "GROUP"):
-            return kind == "BY"
-        if token.type == "OFFSET":
-            return kind in ("INT", "SIGN")
-        if token.type == "TYPEOF":
-            after = peek(1)  # type: ignore[operator]
-            return kind in _NAME_TYPES and after is not None and after.type == "WHEN"
-        return True
+    def _special(token: Token, peek: Callable[[int], Token | None]) -> Token:
+        kind = token.type
+        if kind in keywords.APEX_ONLY_MESSAGES:
+            raise _error_at(token, keywords.APEX_ONLY_MESSAGES[kind])
+        if kind == "MALFORMED_DATE":
+            raise _error_at(token, f"unexpected token: '{token}'")
+        following = peek(0)
+        after = following.type if following is not None else None
+        if kind in ("ORDER", "GROUP"):
+            starts = after == "BY"
+        elif kind == "OFFSET":
+            starts = after in ("INT", "SIGN")
+        else:  # TYPEOF
+            second = peek(1)
+            starts = after in _NAME_TYPES and second is not None and second.type == "WHEN"
+        if starts:
+            return token
+        demoted = _DemotedKeyword.new_borrow_pos("IDENT", str(token), token)
+        demoted.following = following
+        return demoted
 
 
 class _SearchPostLexer:

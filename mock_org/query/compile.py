@@ -104,7 +104,7 @@ class QueryCompiler:
                     self.text, query.from_items[0].pos, "Only root queries support aggregate expressions"
                 )
             return AggregateCompiler(self, where).plan()
-        template = RecordTemplate(self.scope.sobject.name, self.columns.add(("id",), self.scope.table.c.Id))
+        template = RecordTemplate(self.scope.sobject.name, self.columns.add(("value", "id"), self.scope.table.c.Id))
         self._select_list(template)
         order = self._order_by()
         statement = select(*self.columns.labelled()).select_from(self.scope.from_clause).where(*where)
@@ -411,7 +411,7 @@ class QueryCompiler:
                 self.text, query.from_items[0].pos, "Only root queries support aggregate expressions"
             )
         where = [*self._where(), self.link.in_(bindparam("parent_ids", expanding=True))]
-        template = RecordTemplate(self.scope.sobject.name, self.columns.add(("id",), self.scope.table.c.Id))
+        template = RecordTemplate(self.scope.sobject.name, self.columns.add(("value", "id"), self.scope.table.c.Id))
         self.columns.add(("link",), self.link)
         self._select_list(template)
         order = self._order_by()

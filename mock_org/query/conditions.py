@@ -248,4 +248,5 @@ def semijoin_query(outer: Scope, query: nodes.SoqlQuery, operand: Operand) -> Co
     where = [inner.sql.is_not(None), scope.table.c.IsDeleted == 0]
     if query.where is not None:
         where.append(ConditionCompiler(expressions, WHERE, semijoins=None).compile(query.where))
-    return select(inner.sql).select_from(scope.from_clause).where(*where)
+    # Never correlated with the outer query: the inner object is a table of its own.
+    return select(inner.sql).select_from(scope.from_clause).where(*where).correlate(None)

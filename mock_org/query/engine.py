@@ -6,6 +6,8 @@ of ``batch_size`` records (2,000 by default; ``Sforce-Query-Options: batchSize``
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from typing import Any
 
 from sqlalchemy.engine import Connection
@@ -34,13 +36,37 @@ def syntax_error(text: str, error: QuerySyntaxError, kind: type = MalformedQuery
 
 
 class QueryEngine:
-    def __init__(self, storage: Storage, schema: Schema, clock: OrgClock) -> None:
+    """``plan_cache`` bounds how many compiled plans are kept for reuse (0 turns the cache off).
+
+    A plan depends on the text, the queryAll flag, the user (USING SCOPE mine) and today's date
+    (relative date literals), so those make its key.
+    """
+
+    def __init__(self, storage: Storage, schema: Schema, clock: OrgClock, plan_cache: int = 512) -> None:
         self.storage = storage
         self.schema = schema
         self.clock = clock
         self.cursors = CursorStore()
+        self.plan_cache = plan_cache
+        self._plans: OrderedDict[tuple, QueryPlan] = OrderedDict()
+        self._plans_lock = threading.Lock()
 
     def plan(self, text: str, *, include_deleted: bool = False, user_id: str | None = None) -> QueryPlan:
+        key = (text, include_deleted, user_id, self.clock.today())
+        with self._plans_lock:
+            cached = self._plans.get(key)
+            if cached is not None:
+                self._plans.move_to_end(key)
+                return cached
+        plan = self._compile(text, include_deleted=include_deleted, user_id=user_id)
+        if self.plan_cache:
+            with self._plans_lock:
+                self._plans[key] = plan
+                while len(self._plans) > self.plan_cache:
+                    self._plans.popitem(last=False)
+        return plan
+
+    def _compile(self, text: str, *, include_deleted: bool, user_id: str | None) -> QueryPlan:
         if not isinstance(text, str) or not text.strip():
             raise MalformedQuery("SOQL statements cannot be empty or null")
         if len(text) > MAX_QUERY_LENGTH:
@@ -68,7 +94,8 @@ class QueryEngine:
         plan = self.plan(text, include_deleted=include_deleted, user_id=user_id)
         with self.storage.read() as connection:
             if plan.count_only:
-                total = connection.execute(plan.statement).scalar_one()
+                sql, parameters = plan.sql(connection.dialect)
+                total = connection.connection.driver_connection.execute(sql, parameters).fetchone()[0]
                 return {"totalSize": total, "done": True, "records": []}
             records = self.execute(plan, connection, version)
         batch = max(MIN_BATCH, min(MAX_BATCH, batch_size or DEFAULT_BATCH))
@@ -97,7 +124,9 @@ class QueryEngine:
 
     def execute(self, plan: QueryPlan, connection: Connection, version: str) -> list[dict[str, Any]]:
         """Run a plan (and its child subqueries, one statement each) and shape the records."""
-        return self.shape(plan, connection.execute(plan.statement).all(), connection, version)
+        sql, parameters = plan.sql(connection.dialect)
+        rows = connection.connection.driver_connection.execute(sql, parameters).fetchall()
+        return self.shape(plan, rows, connection, version)
 
     def shape(self, plan: QueryPlan, rows: list, connection: Connection, version: str) -> list[dict[str, Any]]:
         """Records from a plan's rows (fetching the rows' child subqueries)."""

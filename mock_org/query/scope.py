@@ -47,10 +47,12 @@ def _hop_key(hops: tuple[Hop, ...]) -> tuple[str, ...]:
 
 
 class Scope:
-    def __init__(self, context: QueryContext, sobject: SObject, alias: str | None) -> None:
+    def __init__(self, context: QueryContext, sobject: SObject, alias: str | None, *, root: bool = False) -> None:
         self.context = context
         self.sobject = sobject
-        self.table = context.alias(sobject)
+        # The query's own object reads its table directly; only joined parents need aliases (a
+        # parent may be the same object, as User.CreatedBy is). Aliasing copies every column.
+        self.table = context.tables[sobject.name.lower()] if root else context.alias(sobject)
         self.names = NameResolver(context.schema, sobject, alias, context.query)
         self._from: FromClause = self.table
         self._joins: dict[tuple[str, ...], dict[str, Alias]] = {}
@@ -115,4 +117,4 @@ def root_scope(context: QueryContext, query: nodes.SoqlQuery) -> Scope:
     sobject = context.schema.get(item.sobject)
     if sobject is None:
         raise InvalidType.at(context.query, item.pos, NO_SUCH_SOBJECT.format(sobject=item.sobject))
-    return Scope(context, sobject, item.alias)
+    return Scope(context, sobject, item.alias, root=True)

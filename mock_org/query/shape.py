@@ -7,7 +7,8 @@ there are no children); aggregate rows as AggregateResult records without a url.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from operator import itemgetter
 from typing import Any
 
 from ..values import wire_value
@@ -26,7 +27,7 @@ def _record(sobject: str, record_id: str, entries: list[Slot], row: Row, version
     for entry in entries:
         if isinstance(entry, ValueSlot):
             value = row[entry.index]
-            record[entry.key] = entry.convert(value) if entry.convert else wire_value(entry.field_type, value)
+            record[entry.key] = entry.convert(value) if entry.convert else value
         elif isinstance(entry, ParentSlot):
             parent_id = row[entry.id_index]
             if parent_id is None:
@@ -48,7 +49,33 @@ def _record(sobject: str, record_id: str, entries: list[Slot], row: Row, version
     return record
 
 
+def _flat_shaper(template: RecordTemplate, version: str) -> Callable[[Row], dict] | None:
+    """For the common template of plain fields only: each record built by C-level calls (itemgetter,
+    zip, dict.update), then the few values that need converting are converted in place."""
+    if not all(isinstance(entry, ValueSlot) for entry in template.entries):
+        return None
+    prefix = f"/services/data/v{version}/sobjects/{template.sobject}/"
+    sobject, id_index = template.sobject, template.id_index
+    entries: list[ValueSlot] = template.entries  # type: ignore[assignment]
+    keys = [entry.key for entry in entries]
+    indexes = [entry.index for entry in entries]
+    converted = [(entry.key, entry.index, entry.convert) for entry in entries if entry.convert is not None]
+    pick = itemgetter(*indexes) if len(indexes) > 1 else (lambda row: (row[indexes[0]],))
+
+    def shape(row: Row) -> dict:
+        record: dict[str, Any] = {"attributes": {"type": sobject, "url": prefix + row[id_index]}}
+        record.update(zip(keys, pick(row)))
+        for key, index, convert in converted:
+            record[key] = convert(row[index])  # type: ignore[misc]
+        return record
+
+    return shape
+
+
 def shape_records(template: RecordTemplate, rows: list[Row], version: str, children: ChildRecords) -> list[dict]:
+    shaper = _flat_shaper(template, version)
+    if shaper is not None:
+        return [shaper(row) for row in rows]
     return [_record(template.sobject, row[template.id_index], template.entries, row, version, children) for row in rows]
 
 

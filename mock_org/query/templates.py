@@ -10,18 +10,29 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from sqlalchemy.engine import Dialect
 from sqlalchemy.sql import Select
+
+from ..values import wire_converter
 from sqlalchemy.sql.elements import ColumnElement
 
 
 @dataclass
 class ValueSlot:
-    """One scalar in the record: ``key`` ← row[index], converted for a field of ``field_type``."""
+    """One scalar in the record: ``key`` ← convert(row[index]).
+
+    ``convert`` defaults to what turns a stored value of ``field_type`` into its wire form (None
+    when the stored form already is the wire form); toLabel() and FORMAT() bring their own.
+    """
 
     key: str
     index: int
     field_type: str
-    convert: Callable[[Any], Any] | None = None  # toLabel / FORMAT
+    convert: Callable[[Any], Any] | None = None
+
+    def __post_init__(self) -> None:
+        if self.convert is None:
+            self.convert = wire_converter(self.field_type)
 
 
 @dataclass
@@ -91,6 +102,18 @@ class QueryPlan:
     count_limit: int | None = None
     link_index: int | None = None
     sobject: str = ""
+    _sql: tuple[str, tuple[Any, ...]] | None = field(default=None, repr=False)
+
+    def sql(self, dialect: Dialect) -> tuple[str, tuple[Any, ...]]:
+        """The statement as SQLite text with its bound values in order, compiled once per plan.
+
+        The values stay bound parameters; only SQLAlchemy's per-execution bookkeeping is skipped,
+        which matters for queries that return thousands of rows.
+        """
+        if self._sql is None:
+            compiled = self.statement.compile(dialect=dialect, compile_kwargs={"render_postcompile": True})
+            self._sql = (str(compiled), tuple(compiled.params[name] for name in compiled.positiontup or ()))
+        return self._sql
 
 
 class Columns:

@@ -1,0 +1,358 @@
+"""Who may use the org: users and their secrets, the connected app, and session tokens.
+
+Users are the org's User records. A user's password and security token default to values derived
+from the username (``default_password``, ``default_security_token``), so every user of a generated
+org can log in with nothing configured; the administrator's can be set from the environment
+(``AuthConfig.from_env``). Secrets are kept only as salted PBKDF2 digests and compared in constant
+time; session and refresh tokens are kept only as SHA-256 digests. No HTTP here: the server's login
+handlers speak SOAP and OAuth on top of this module.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import os
+import secrets
+import string
+import threading
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import jwt
+from cryptography import x509
+from cryptography.hazmat.primitives.serialization import load_pem_public_key
+from sqlalchemy import func, select
+
+from .errors import InvalidSessionId, SalesforceError
+from .ids import make_id, to18
+from .storage import Storage
+
+_ITERATIONS = 20_000
+_TOKEN_ALPHABET = string.ascii_letters + string.digits
+SESSION_SECONDS = 7200  # a real org's default session timeout (sessionSecondsValid)
+INVALID_LOGIN_MESSAGE = "Invalid username, password, security token; or user locked out."
+DEFAULT_CLIENT_ID = "crmarena-mock-client"
+DEFAULT_CLIENT_SECRET = "crmarena-mock-secret"
+FALLBACK_ORG_ID = make_id("00D", 1)
+
+
+class InvalidLogin(SalesforceError):
+    """Wrong username, password or token: the login endpoints answer with their own fault shapes."""
+
+    error_code = "INVALID_LOGIN"
+
+
+def default_password(username: str) -> str:
+    """The password every user has unless configured: the username's local part plus ``-crmarena``."""
+    return username.split("@", 1)[0] + "-crmarena"
+
+
+def default_security_token(username: str) -> str:
+    """The security token every user has unless configured: 24 characters derived from the username."""
+    return hashlib.sha256(f"crmarena security token {username.casefold()}".encode()).hexdigest()[:24].upper()
+
+
+@dataclass(frozen=True)
+class Secret:
+    """A salted PBKDF2-SHA256 digest of a secret; the secret itself is never kept."""
+
+    salt: bytes
+    digest: bytes
+
+    @classmethod
+    def of(cls, text: str) -> Secret:
+        salt = secrets.token_bytes(16)
+        return cls(salt, _derive(text, salt))
+
+    def matches(self, text: str) -> bool:
+        return hmac.compare_digest(self.digest, _derive(text, self.salt))
+
+
+def _derive(text: str, salt: bytes) -> bytes:
+    return hashlib.pbkdf2_hmac("sha256", text.encode("utf-8"), salt, _ITERATIONS)
+
+
+def _digest(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True)
+class AuthConfig:
+    """The administrator's credentials and the connected app; None means the derived default."""
+
+    admin_username: str | None = None
+    admin_password: str | None = None
+    security_token: str | None = None
+    client_id: str = DEFAULT_CLIENT_ID
+    client_secret: str = DEFAULT_CLIENT_SECRET
+    session_seconds: float = SESSION_SECONDS
+    jwt_public_key: str | None = None  # PEM certificate or public key of the connected app
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] = os.environ) -> AuthConfig:
+        key_path = env.get("CRMARENA_JWT_CERT")
+        return cls(
+            admin_username=env.get("CRMARENA_ADMIN_USERNAME") or None,
+            admin_password=env.get("CRMARENA_ADMIN_PASSWORD") or None,
+            security_token=env.get("CRMARENA_SECURITY_TOKEN"),
+            client_id=env.get("CRMARENA_CLIENT_ID") or DEFAULT_CLIENT_ID,
+            client_secret=env.get("CRMARENA_CLIENT_SECRET") or DEFAULT_CLIENT_SECRET,
+            session_seconds=float(env.get("CRMARENA_SESSION_SECONDS") or SESSION_SECONDS),
+            jwt_public_key=Path(key_path).read_text(encoding="ascii") if key_path else None,
+        )
+
+
+@dataclass(frozen=True)
+class User:
+    """The parts of a User record that logins, userinfo and identity report."""
+
+    id: str
+    username: str
+    name: str
+    first_name: str | None
+    last_name: str | None
+    email: str | None
+    active: bool
+    timezone: str
+    language: str
+    locale: str
+
+
+@dataclass(frozen=True)
+class OrgIdentity:
+    id: str
+    name: str
+    instance_name: str
+
+    @property
+    def id15(self) -> str:
+        return self.id[:15]
+
+
+@dataclass
+class Session:
+    user: User
+    last_used: float
+    refresh: bool = False
+
+
+_USER_COLUMNS = (
+    "Id", "Username", "Name", "FirstName", "LastName", "Email", "IsActive", "TimeZoneSidKey", "LanguageLocaleKey",
+    "LocaleSidKey",
+)  # fmt: skip
+
+
+class Directory:
+    """Users and the org's identity, read from the org's own records on every lookup (they can change)."""
+
+    def __init__(self, storage: Storage) -> None:
+        self.storage = storage
+        schema = storage.schema
+        self._users = storage.table(schema["User"])
+        self._profiles = storage.table(schema["Profile"]) if schema.get("Profile") else None
+        self._organization = storage.table(schema["Organization"]) if schema.get("Organization") else None
+
+    def organization(self) -> OrgIdentity:
+        if self._organization is not None:
+            table = self._organization
+            with self.storage.read() as connection:
+                row = connection.execute(select(table.c.Id, table.c.Name, table.c.InstanceName).limit(1)).first()
+            if row is not None:
+                return OrgIdentity(row.Id, row.Name or "Mock Org", row.InstanceName or "MOCK")
+        return OrgIdentity(FALLBACK_ORG_ID, "Mock Org", "MOCK")
+
+    def _select(self) -> Any:
+        return select(*(self._users.c[name] for name in _USER_COLUMNS)).where(self._users.c.IsDeleted == 0)
+
+    def by_username(self, username: str) -> User | None:
+        query = self._select().where(func.sf_fold(self._users.c.Username) == username.casefold())
+        with self.storage.read() as connection:
+            row = connection.execute(query).mappings().first()
+        return _user(row) if row else None
+
+    def by_id(self, user_id: str) -> User | None:
+        try:
+            full = to18(user_id)
+        except ValueError:
+            return None
+        with self.storage.read() as connection:
+            row = connection.execute(self._select().where(self._users.c.Id == full)).mappings().first()
+        return _user(row) if row else None
+
+    def administrator(self) -> User | None:
+        """The org's administrator: the first active user with the System Administrator profile, else the first user."""
+        query = self._select().where(self._users.c.IsActive == 1).order_by(self._users.c.Id)
+        if self._profiles is not None:
+            admins = select(self._profiles.c.Id).where(self._profiles.c.Name == "System Administrator")
+            with self.storage.read() as connection:
+                row = connection.execute(query.where(self._users.c.ProfileId.in_(admins))).mappings().first()
+            if row:
+                return _user(row)
+        with self.storage.read() as connection:
+            row = connection.execute(query).mappings().first()
+        return _user(row) if row else None
+
+
+def _user(row: Mapping[str, Any]) -> User:
+    return User(
+        id=row["Id"],
+        username=row["Username"],
+        name=row["Name"] or row["Username"],
+        first_name=row["FirstName"],
+        last_name=row["LastName"],
+        email=row["Email"],
+        active=bool(row["IsActive"]),
+        timezone=row["TimeZoneSidKey"] or "America/Los_Angeles",
+        language=row["LanguageLocaleKey"] or "en_US",
+        locale=row["LocaleSidKey"] or "en_US",
+    )
+
+
+@dataclass
+class _Credentials:
+    password: Secret
+    password_and_token: Secret
+
+
+@dataclass
+class Authenticator:
+    """Checks logins and issues, checks and revokes tokens. Thread-safe."""
+
+    storage: Storage
+    config: AuthConfig = field(default_factory=AuthConfig)
+    now: Callable[[], float] = time.monotonic
+
+    def __post_init__(self) -> None:
+        self.directory = Directory(self.storage)
+        self.org = self.directory.organization()
+        self._lock = threading.Lock()
+        self._credentials: dict[str, _Credentials] = {}
+        self._sessions: dict[str, Session] = {}
+        self._client_secret = Secret.of(self.config.client_secret)
+        self.admin = self._provision_admin()
+
+    # ------------------------------------------------------------------- users and secrets
+
+    def _provision_admin(self) -> User:
+        record = self.directory.administrator()
+        configured = self.config.admin_username
+        if configured and (found := self.directory.by_username(configured)) is not None:
+            record = found
+        if record is None:
+            record = User(make_id("005", 1), configured or "admin@mock.org", "Admin", None, "Admin", None, True,
+                          "America/Los_Angeles", "en_US", "en_US")  # fmt: skip
+        if configured:
+            record = User(**{**record.__dict__, "username": configured})
+        password = self.config.admin_password or default_password(record.username)
+        token = self.config.security_token
+        if token is None:
+            token = default_security_token(record.username)
+        self._credentials[record.username.casefold()] = _Credentials(Secret.of(password), Secret.of(password + token))
+        return record
+
+    def _user(self, username: str) -> User | None:
+        if username.casefold() == self.admin.username.casefold():
+            return self.admin
+        return self.directory.by_username(username)
+
+    def _secrets_of(self, user: User) -> _Credentials:
+        key = user.username.casefold()
+        with self._lock:
+            known = self._credentials.get(key)
+        if known is None:
+            password, token = default_password(user.username), default_security_token(user.username)
+            known = _Credentials(Secret.of(password), Secret.of(password + token))
+            with self._lock:
+                known = self._credentials.setdefault(key, known)
+        return known
+
+    def authenticate(self, username: str, password: str) -> User:
+        """The user whose password (followed by the security token, or alone as from a trusted network) matches."""
+        user = self._user(username.strip()) if username else None
+        if user is None or not user.active:
+            Secret.of(password).matches(password)  # as slow as a real check, so timing does not reveal usernames
+            raise InvalidLogin(INVALID_LOGIN_MESSAGE)
+        credentials = self._secrets_of(user)
+        with_token = credentials.password_and_token.matches(password)
+        alone = credentials.password.matches(password)
+        if not (with_token or alone):
+            raise InvalidLogin(INVALID_LOGIN_MESSAGE)
+        return user
+
+    def check_client(self, client_id: str | None, client_secret: str | None) -> bool:
+        """Whether the connected app's consumer key and secret are right."""
+        same_id = hmac.compare_digest((client_id or "").encode(), self.config.client_id.encode())
+        return self._client_secret.matches(client_secret or "") and same_id
+
+    def known_client(self, client_id: str | None) -> bool:
+        return hmac.compare_digest((client_id or "").encode(), self.config.client_id.encode())
+
+    def jwt_user(self, assertion: str) -> User:
+        """The user a connected app's signed JWT (RS256, ``iss`` = consumer key, ``sub`` = username) names."""
+        key = self._jwt_key()
+        try:
+            claims = jwt.decode(
+                assertion, key, algorithms=["RS256"], options={"verify_exp": False, "verify_aud": False}
+            )  # simple-salesforce sends ``exp`` as a string, which PyJWT's own check rejects
+            expires = float(claims["exp"])
+        except (jwt.PyJWTError, KeyError, TypeError, ValueError):
+            raise InvalidLogin("invalid assertion") from None
+        if not self.known_client(claims.get("iss")) or expires < time.time():
+            raise InvalidLogin("invalid assertion")
+        user = self._user(str(claims.get("sub") or ""))
+        if user is None or not user.active:
+            raise InvalidLogin("user hasn't approved this consumer")
+        return user
+
+    def _jwt_key(self) -> Any:
+        pem = self.config.jwt_public_key
+        if not pem:
+            raise InvalidLogin("invalid assertion")
+        data = pem.encode("ascii")
+        if b"BEGIN CERTIFICATE" in data:
+            return x509.load_pem_x509_certificate(data).public_key()
+        return load_pem_public_key(data)
+
+    # ------------------------------------------------------------------- tokens
+
+    def issue(self, user: User, *, refresh: bool = False) -> str:
+        """A new session id (``00D…!…``, the shape the sf CLI insists on) or refresh token for ``user``."""
+        body = "".join(secrets.choice(_TOKEN_ALPHABET) for _ in range(96))
+        token = f"{self.org.id15}!AQ{body[:30]}.{body[30:]}" if not refresh else f"5Aep861{body[:80]}"
+        with self._lock:
+            self._expire()
+            self._sessions[_digest(token)] = Session(user, self.now(), refresh)
+        return token
+
+    def verify(self, token: str | None) -> Session:
+        """The live session of an access token; using it keeps it alive (the timeout counts idle time)."""
+        if token:
+            with self._lock:
+                session = self._sessions.get(_digest(token))
+                if session is not None and not session.refresh and not self._expired(session):
+                    session.last_used = self.now()
+                    return session
+        raise InvalidSessionId("Session expired or invalid")
+
+    def redeem(self, refresh_token: str) -> User:
+        """The user of a refresh token (refresh tokens do not expire until revoked)."""
+        with self._lock:
+            session = self._sessions.get(_digest(refresh_token or ""))
+        if session is None or not session.refresh:
+            raise InvalidLogin("expired access/refresh token")
+        return session.user
+
+    def revoke(self, token: str) -> bool:
+        with self._lock:
+            return self._sessions.pop(_digest(token or ""), None) is not None
+
+    def _expired(self, session: Session) -> bool:
+        return not session.refresh and self.now() - session.last_used > self.config.session_seconds
+
+    def _expire(self) -> None:
+        for key in [key for key, session in self._sessions.items() if self._expired(session)]:
+            del self._sessions[key]

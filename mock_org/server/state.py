@@ -1,0 +1,61 @@
+"""What the handlers share: the org, the authenticator, the usage counter and the bulk jobs of one app,
+and the current request's session. Handlers keep no state of their own."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from flask import current_app, g, request
+
+from ..auth import Authenticator, Session
+from ..org import Org
+from .bulk_jobs import JobStore
+from .settings import Settings
+from .usage import ApiUsage
+
+EXTENSION = "crmarena"
+
+
+@dataclass
+class ServerState:
+    org: Org
+    settings: Settings
+    auth: Authenticator
+    usage: ApiUsage
+    jobs: JobStore
+
+
+def state() -> ServerState:
+    return current_app.extensions[EXTENSION]
+
+
+def org() -> Org:
+    return state().org
+
+
+def session() -> Session:
+    """The session that authenticated this request (set before every protected handler runs)."""
+    return g.session
+
+
+def user_id() -> str:
+    return session().user.id
+
+
+def access_token(*, allow_query: bool = False) -> str | None:
+    """The bearer token of the request: ``Authorization: Bearer|OAuth …``, ``X-SFDC-Session``, or, for
+    the identity URL only, ``?oauth_token=``."""
+    header = request.headers.get("Authorization", "")
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() in ("bearer", "oauth") and token.strip():
+        return token.strip()
+    if request.headers.get("X-SFDC-Session"):
+        return request.headers["X-SFDC-Session"].strip()
+    if allow_query:
+        return request.args.get("oauth_token")
+    return None
+
+
+def base_url() -> str:
+    """``scheme://host[:port]`` as the client reached us; absolute URLs in responses start with it."""
+    return request.host_url.rstrip("/")
