@@ -10,8 +10,8 @@ from __future__ import annotations
 import datetime as dt
 import math
 import re
-from decimal import Decimal
 from collections.abc import Callable
+from decimal import Decimal
 from typing import Any
 
 from .schema import Field

@@ -64,7 +64,7 @@ def _flat_shaper(template: RecordTemplate, version: str) -> Callable[[Row], dict
 
     def shape(row: Row) -> dict:
         record: dict[str, Any] = {"attributes": {"type": sobject, "url": prefix + row[id_index]}}
-        record.update(zip(keys, pick(row)))
+        record.update(zip(keys, pick(row), strict=True))
         for key, index, convert in converted:
             record[key] = convert(row[index])  # type: ignore[misc]
         return record

@@ -12,9 +12,9 @@ from typing import Any
 
 from sqlalchemy.engine import Dialect
 from sqlalchemy.sql import Select
+from sqlalchemy.sql.elements import ColumnElement
 
 from ..values import wire_converter
-from sqlalchemy.sql.elements import ColumnElement
 
 
 @dataclass
