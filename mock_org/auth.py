@@ -56,6 +56,13 @@ def default_security_token(username: str) -> str:
     return hashlib.sha256(f"crmarena security token {username.casefold()}".encode()).hexdigest()[:24].upper()
 
 
+def admin_secrets(config: AuthConfig, username: str) -> tuple[str, str]:
+    """The administrator's password and security token: the configured ones, else the derived defaults."""
+    password = config.admin_password or default_password(username)
+    token = config.security_token if config.security_token is not None else default_security_token(username)
+    return password, token
+
+
 @dataclass(frozen=True)
 class Secret:
     """A salted PBKDF2-SHA256 digest of a secret; the secret itself is never kept."""
@@ -247,10 +254,7 @@ class Authenticator:
                           "America/Los_Angeles", "en_US", "en_US")  # fmt: skip
         if configured:
             record = User(**{**record.__dict__, "username": configured})
-        password = self.config.admin_password or default_password(record.username)
-        token = self.config.security_token
-        if token is None:
-            token = default_security_token(record.username)
+        password, token = admin_secrets(self.config, record.username)
         self._credentials[record.username.casefold()] = _Credentials(Secret.of(password), Secret.of(password + token))
         return record
 

@@ -10,13 +10,14 @@ from flask import Response, request
 
 from ...errors import UnsupportedMediaType
 from ..body import read_object
+from ..bulk_jobs import JobStore
 from ..state import state, user_id
 from ..wire import json_response, no_content
 
 CSV_TYPE = "text/csv;charset=UTF-8"
 
 
-def _jobs():  # type: ignore[no-untyped-def]
+def _jobs() -> JobStore:
     return state().jobs
 
 

@@ -126,7 +126,9 @@ def composite(version: str) -> Response:
                 url = _resolve(str(sub.get("url") or ""), results)
                 body = _resolve(sub.get("body"), results)
             except _Unresolved as missing:
-                message = f"Invalid reference specified. No value for {missing} found. Provided referenceId ({reference})"
+                message = (
+                    f"Invalid reference specified. No value for {missing} found. Provided referenceId ({reference})"
+                )
                 status, parsed, headers = 400, errors.error_body("PROCESSING_HALTED", message), {}
             else:
                 status, parsed, headers = _dispatch(str(sub.get("method") or "GET").upper(), url, body)
@@ -138,7 +140,9 @@ def composite(version: str) -> Response:
         if failed and all_or_none:
             for answer in answers:
                 if answer["httpStatusCode"] < 300:
-                    answer.update(body=errors.error_body("PROCESSING_HALTED", HALTED), httpHeaders={}, httpStatusCode=400)
+                    answer.update(
+                        body=errors.error_body("PROCESSING_HALTED", HALTED), httpHeaders={}, httpStatusCode=400
+                    )
             raise _RollBack
     return json_response({"compositeResponse": answers})
 

@@ -86,13 +86,14 @@ def _login_response(user: User, soap_version: str, session_id: str) -> Response:
         "orgAttachmentFileSizeLimit": "5242880", "orgDefaultCurrencyIsoCode": "USD",
         "orgDefaultCurrencyLocale": "en_US", "orgDisallowHtmlAttachments": "false", "orgHasPersonAccounts": "true",
         "organizationId": org.id, "organizationMultiCurrency": "false", "organizationName": org.name,
-        "profileId": "", "roleId": None, "sessionSecondsValid": str(int(auth.config.session_seconds)),
+        "roleId": None, "sessionSecondsValid": str(int(auth.config.session_seconds)),
         "userDefaultCurrencyIsoCode": None, "userEmail": user.email or "", "userFullName": user.name,
         "userId": user.id, "userLanguage": user.language, "userLocale": user.locale, "userName": user.username,
         "userTimeZone": user.timezone, "userType": "Standard", "userUiSkin": "Theme3",
     }  # fmt: skip
     user_info = "".join(
-        f'<{key} xsi:nil="true"/>' if value is None else f"<{key}>{escape(value)}</{key}>" for key, value in info.items()
+        f'<{key} xsi:nil="true"/>' if value is None else f"<{key}>{escape(value)}</{key}>"
+        for key, value in info.items()
     )
     result = (
         f"<metadataServerUrl>{escape(metadata)}</metadataServerUrl><passwordExpired>false</passwordExpired>"

@@ -1,0 +1,49 @@
+"""``create_app(org, settings)``: the only Flask factory. It binds the URL table, checks the session of
+every protected request, counts it against the API allowance and stamps ``Sforce-Limit-Info``."""
+
+from __future__ import annotations
+
+from flask import Flask, Response, g, request
+
+from ..auth import Authenticator
+from ..org import Org
+from . import errors
+from .bulk_jobs import JobStore
+from .routes import ROUTES, VersionConverter, endpoint
+from .settings import Settings
+from .state import EXTENSION, ServerState, access_token, state
+from .usage import ApiUsage
+
+PROTECTED = frozenset(endpoint(route) for route in ROUTES if route.protected)
+
+
+def create_app(org: Org, settings: Settings | None = None) -> Flask:
+    settings = settings or Settings()
+    app = Flask(__name__)
+    app.config["MAX_CONTENT_LENGTH"] = settings.max_body_bytes
+    app.url_map.converters["version"] = VersionConverter
+    auth = Authenticator(org.storage, settings.auth)
+    app.extensions[EXTENSION] = ServerState(org, settings, auth, ApiUsage(settings.daily_api_requests), JobStore(org))
+    for route in ROUTES:
+        # Both spellings, never a redirect: clients differ on the trailing slash (routes.py).
+        for rule in {route.rule, route.rule.rstrip("/") or "/"}:
+            app.add_url_rule(rule, endpoint(route), route.view, methods=list(route.methods))
+    app.before_request(_authenticate)
+    app.after_request(_limit_info)
+    errors.register(app)
+    return app
+
+
+def _authenticate() -> None:
+    """A protected resource needs a live session (401 INVALID_SESSION_ID otherwise) and API allowance."""
+    rule = request.url_rule
+    if rule is None or rule.endpoint not in PROTECTED:
+        return
+    g.session = state().auth.verify(access_token())
+    state().usage.count()
+
+
+def _limit_info(response: Response) -> Response:
+    if request.path.startswith("/services/data/") or request.path.startswith("/services/oauth2/userinfo"):
+        response.headers["Sforce-Limit-Info"] = state().usage.header()
+    return response

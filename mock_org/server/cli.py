@@ -1,0 +1,148 @@
+"""``crmarena serve``: the default CRMArena org (or any dump) behind the Salesforce REST API, with no other step.
+
+Which file is served: ``--db PATH`` serves that file (prepared in place); otherwise a working copy
+of the default org in the cache, made from the pristine dump on first use (``--reset`` makes it
+afresh); ``--copy`` serves a throw-away copy of either, deleted on exit.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import signal
+import ssl
+import sys
+import tempfile
+import threading
+import urllib.request
+from pathlib import Path
+
+from flask import Flask
+
+from ..clock import OrgClock
+from ..org import Org
+from ..schema import default_schema
+from ..storage import Storage
+from . import tls
+from .app import create_app
+from .serve import THREADS, Server, admin_credentials, prepared_copy
+from .settings import Settings
+
+
+def add(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "serve",
+        help="serve the CRMArena org over the Salesforce REST API (HTTPS)",
+        description="Serve an org over the Salesforce REST, SOAP-login, OAuth and Bulk 2.0 APIs.",
+    )
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=8443, help="HTTPS port (default 8443; 0 picks a free one)")
+    parser.add_argument("--http-port", type=int, help="also serve plain HTTP on this port (jsforce, sf CLI)")
+    parser.add_argument("--db", type=Path, help="serve this org database instead of the default CRMArena org")
+    parser.add_argument("--today", help="fix the org's date (YYYY-MM-DD) for relative date literals")
+    parser.add_argument("--read-only", action="store_true", help="refuse every write with a Salesforce error")
+    parser.add_argument("--copy", action="store_true", help="serve a throw-away copy, deleted on exit")
+    parser.add_argument("--reset", action="store_true", help="remake the default org's working copy first")
+    parser.add_argument("--threads", type=int, default=THREADS, help=f"worker threads per port (default {THREADS})")
+    parser.add_argument("--tls-dir", type=Path, help="where the CA and certificates live (default: the cache)")
+    parser.add_argument("--prepare-only", action="store_true", help="make the TLS files and the org copy, then exit")
+    parser.add_argument("--check", action="store_true", help="exit 0 if a server answers on --host/--port")
+    parser.set_defaults(handler=run)
+
+
+def working_copy(reset: bool) -> Path:
+    """The default org's served copy in the cache; the pristine unpacked dump beside it never changes."""
+    from fixtures.default import cache_root, default_org
+
+    source = default_org()
+    target = cache_root() / "served" / f"{source.parent.name}.db"
+    if reset or not target.exists():
+        for suffix in ("", "-wal", "-shm"):
+            target.with_name(target.name + suffix).unlink(missing_ok=True)
+        prepared_copy(source, target)
+    return target
+
+
+def check(host: str, port: int, tls_dir: Path | None) -> int:
+    """Whether a server answers ``GET /services/data`` (the Docker HEALTHCHECK)."""
+    context = ssl.create_default_context(cafile=str(tls.ensure(tls_dir).ca_cert))
+    target = "localhost" if host in ("0.0.0.0", "::") else host
+    try:
+        with urllib.request.urlopen(f"https://{target}:{port}/services/data", context=context, timeout=5) as answer:
+            return 0 if answer.status == 200 else 1
+    except OSError as error:
+        print(f"no mock org at {target}:{port}: {error}", file=sys.stderr)
+        return 1
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.check:
+        return check(args.host, args.port, args.tls_dir)
+    extra = () if args.host in ("0.0.0.0", "::", *tls.HOST_NAMES, *tls.IP_ADDRESSES) else (args.host,)
+    files = tls.ensure(args.tls_dir, extra_names=extra)
+    scratch = tempfile.TemporaryDirectory(prefix="crmarena-org-") if args.copy else None
+    try:
+        if scratch is not None:
+            path = prepared_copy(args.db or working_copy(False), Path(scratch.name) / "org.db")
+        elif args.db is not None:
+            path = args.db
+            storage = Storage(path, default_schema())
+            storage.prepare()
+            storage.dispose()
+        else:
+            path = working_copy(args.reset)
+        if args.prepare_only:
+            print(f"ready: {path}\nCA: {files.ca_cert}\nbundle: {files.bundle}")
+            return 0
+        return _serve(args, path, files)
+    finally:
+        if scratch is not None:
+            scratch.cleanup()
+
+
+def _serve(args: argparse.Namespace, path: Path, files: tls.TlsFiles) -> int:
+    clock = OrgClock.for_date(args.today) if args.today else OrgClock()
+    org = Org(path, clock=clock, read_only=args.read_only)
+    app = create_app(org, Settings.from_env())
+    server = Server(app, host=args.host, port=args.port, http_port=args.http_port, tls_files=files,
+                    threads=args.threads).start()  # fmt: skip
+    print(_instructions(app, server, path, args.read_only), flush=True)
+    stop = threading.Event()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, lambda *_: stop.set())
+    stop.wait()
+    server.stop()
+    org.close()
+    return 0
+
+
+def _instructions(app: Flask, server: Server, path: Path, read_only: bool) -> str:
+    username, password, token = admin_credentials(app)
+    host = "127.0.0.1" if server.host in ("0.0.0.0", "::") else server.host
+    hostport = f"{host}:{server.port}"
+    env = {
+        "REQUESTS_CA_BUNDLE": str(server.tls.bundle),
+        "NODE_EXTRA_CA_CERTS": str(server.tls.ca_cert),
+        "CRMARENA_URL": f"https://{hostport}",
+        "CRMARENA_CA_BUNDLE": str(server.tls.bundle),
+        "CRMARENA_USERNAME": username,
+        "CRMARENA_PASSWORD": password,
+        "CRMARENA_SECURITY_TOKEN": token,
+    }
+    plain = f" and http://{host}:{server.http_port}" if server.http_port else ""
+    lines = [
+        f"Mock Salesforce org on https://{hostport}{plain} ({'read-only' if read_only else 'read-write'}: {path})",
+        "",
+        "Environment for clients:",
+        *(f"export {name}={shlex.quote(value)}" for name, value in env.items()),
+        "",
+        "Python (unmodified simple-salesforce, with REQUESTS_CA_BUNDLE exported):",
+        "    from simple_salesforce import Salesforce",
+        f"    sf = Salesforce(username={username!r}, password={password!r}, security_token={token!r},",
+        f"                    domain={hostport + '/login'!r})",
+        "or, with the CRMARENA_* variables exported:",
+        "    from mock_org.client import connect; sf = connect()",
+        "",
+        "Ctrl-C stops the server.",
+    ]
+    return "\n".join(lines)

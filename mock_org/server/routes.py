@@ -1,0 +1,87 @@
+"""The URL table: one line per pattern, the handler, its methods, and whether it needs a session.
+
+Rules ending in ``/`` are also bound without it (app.py): simple-salesforce
+sends ``query/?q=`` and ``sobjects/Account/``, jsforce and the sf CLI ``query?q=`` and ``sobjects``.
+Login endpoints match on any path prefix, because simple-salesforce pastes its ``domain`` argument
+(``127.0.0.1:8443/login``) in front of ``.salesforce.com/services/…``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import NamedTuple
+
+from werkzeug.routing import BaseConverter
+
+from .handlers import bulk2, composite, login, meta, query, search, sobjects
+
+
+class VersionConverter(BaseConverter):
+    """``v59.0`` in a path; handlers receive ``"59.0"`` and echo it in every URL they return."""
+
+    regex = r"v\d+\.\d"
+
+    def to_python(self, value: str) -> str:
+        return value[1:]
+
+    def to_url(self, value: str) -> str:
+        return f"v{value}"
+
+
+class Route(NamedTuple):
+    rule: str
+    view: Callable
+    methods: tuple[str, ...] = ("GET",)
+    protected: bool = True
+
+
+D = "/services/data/<version:version>"
+RESULTS = "<any(successfulResults, failedResults, unprocessedrecords, unprocessedRecords):kind>"
+
+ROUTES = [
+    Route("/services/data/", meta.versions, protected=False),
+    Route(D + "/", meta.resources),
+    Route(D + "/query/", query.query),
+    Route(D + "/query/<locator>", query.query_more),
+    Route(D + "/queryAll/", query.query_all),
+    Route(D + "/queryAll/<locator>", query.query_more),
+    Route(D + "/search/", search.search),
+    Route(D + "/limits/", meta.limits),
+    Route(D + "/sobjects/", sobjects.describe_global),
+    Route(D + "/sobjects/<sobject>/", sobjects.metadata),
+    Route(D + "/sobjects/<sobject>/", sobjects.create, ("POST",)),
+    Route(D + "/sobjects/<sobject>/describe/", sobjects.describe),
+    Route(D + "/sobjects/<sobject>/deleted/", sobjects.deleted),
+    Route(D + "/sobjects/<sobject>/updated/", sobjects.updated),
+    Route(D + "/sobjects/<sobject>/<record_id>", sobjects.retrieve),
+    Route(D + "/sobjects/<sobject>/<record_id>", sobjects.update, ("PATCH",)),
+    Route(D + "/sobjects/<sobject>/<record_id>", sobjects.delete, ("DELETE",)),
+    Route(D + "/sobjects/<sobject>/<field>/<path:value>", sobjects.retrieve_by_external_id),
+    Route(D + "/sobjects/<sobject>/<field>/<path:value>", sobjects.upsert, ("PATCH",)),
+    Route(D + "/composite/", composite.composite, ("POST",)),
+    Route(D + "/composite/sobjects/", composite.create_records, ("POST",)),
+    Route(D + "/composite/sobjects/", composite.update_records, ("PATCH",)),
+    Route(D + "/composite/sobjects/", composite.delete_records, ("DELETE",)),
+    Route(D + "/composite/sobjects/<sobject>", composite.retrieve_records, ("GET", "POST")),
+    Route(D + "/composite/sobjects/<sobject>/<field>", composite.upsert_records, ("PATCH",)),
+    Route(D + "/jobs/query/", bulk2.create_query_job, ("GET", "POST")),
+    Route(D + "/jobs/ingest/", bulk2.create_ingest_job, ("GET", "POST")),
+    Route(D + "/jobs/query/<job_id>/", bulk2.query_job, ("GET", "PATCH", "DELETE")),
+    Route(D + "/jobs/ingest/<job_id>/", bulk2.ingest_job, ("GET", "PATCH", "DELETE")),
+    Route(D + "/jobs/query/<job_id>/results/", bulk2.query_results),
+    Route(D + "/jobs/ingest/<job_id>/batches/", bulk2.upload, ("PUT",)),
+    Route(D + f"/jobs/ingest/<job_id>/{RESULTS}/", bulk2.ingest_results),
+    Route("/services/oauth2/userinfo", meta.userinfo),
+    Route("/id/<org_id>/<user_id>", meta.identity, protected=False),
+    Route("/services/Soap/u/<soap_version>", login.soap, ("POST",), protected=False),
+    Route("/<path:prefix>/services/Soap/u/<soap_version>", login.soap, ("POST",), protected=False),
+    Route("/services/oauth2/token", login.token, ("POST",), protected=False),
+    Route("/<path:prefix>/services/oauth2/token", login.token, ("POST",), protected=False),
+    Route("/services/oauth2/revoke", login.revoke, ("GET", "POST"), protected=False),
+    Route("/<path:prefix>/services/oauth2/revoke", login.revoke, ("GET", "POST"), protected=False),
+]
+
+
+def endpoint(route: Route) -> str:
+    """One endpoint name per handler; a handler served on several rules keeps its name."""
+    return f"{route.view.__module__.rsplit('.', 1)[-1]}.{route.view.__name__}"

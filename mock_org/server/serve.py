@@ -1,0 +1,170 @@
+"""Running the app: cheroot (a production, thread-pooled WSGI server) on HTTPS, and optionally plain HTTP.
+
+``serve_org()`` is the isolation primitive: it copies an org dump into a temporary directory,
+prepares the copy, serves it on a free loopback port and deletes it afterwards, so each evaluation
+run (or test) gets an org of its own that nobody else writes to. Flask's development server is
+never used here.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+import tempfile
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from cheroot import wsgi
+from cheroot.ssl.builtin import BuiltinSSLAdapter
+from flask import Flask
+
+from ..auth import admin_secrets
+from ..clock import OrgClock
+from ..org import Org
+from ..schema import Schema, default_schema
+from ..storage import Storage
+from . import tls
+from .app import create_app
+from .settings import Settings
+from .state import EXTENSION
+
+if TYPE_CHECKING:
+    from simple_salesforce import Salesforce
+
+THREADS = 16
+
+
+def prepared_copy(source: Path, target: Path, schema: Schema | None = None) -> Path:
+    """Copy a dump to ``target`` and make the copy ready to serve; the source is never changed."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_name(target.name + ".partial")
+    shutil.copyfile(source, partial)
+    storage = Storage(partial, schema or default_schema())
+    try:
+        storage.prepare()
+    finally:
+        storage.dispose()
+    # WAL mode keeps recent pages in a side file; fold them in before the copy takes its final name.
+    with sqlite3.connect(partial) as connection:
+        connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    partial.replace(target)
+    for suffix in ("-wal", "-shm"):
+        partial.with_name(partial.name + suffix).unlink(missing_ok=True)
+    return target
+
+
+class Server:
+    """The app on HTTPS (and plain HTTP when ``http_port`` is given), each in its own thread pool."""
+
+    def __init__(
+        self, app: Flask, *, host: str = "127.0.0.1", port: int = 8443, http_port: int | None = None,
+        tls_files: tls.TlsFiles | None = None, threads: int = THREADS,
+    ) -> None:  # fmt: skip
+        self.host = host
+        self.tls = tls_files or tls.ensure()
+        self._https = wsgi.Server((host, port), app, numthreads=threads, server_name="crmarena-mock-org")
+        self._https.ssl_adapter = BuiltinSSLAdapter(str(self.tls.server_cert), str(self.tls.server_key))
+        self._http = None
+        if http_port is not None:
+            self._http = wsgi.Server((host, http_port), app, numthreads=threads, server_name="crmarena-mock-org")
+        self._threads: list[threading.Thread] = []
+
+    @property
+    def port(self) -> int:
+        return int(self._https.bind_addr[1])
+
+    @property
+    def http_port(self) -> int | None:
+        return int(self._http.bind_addr[1]) if self._http is not None else None
+
+    @property
+    def url(self) -> str:
+        host = "localhost" if self.host in ("127.0.0.1", "0.0.0.0", "::") else self.host
+        return f"https://{host}:{self.port}"
+
+    def start(self) -> Server:
+        """Bind the ports (port 0 picks a free one) and serve in background threads."""
+        for server in filter(None, (self._https, self._http)):
+            server.prepare()
+            thread = threading.Thread(target=server.serve, name=f"mock-org-{server.bind_addr[1]}", daemon=True)
+            thread.start()
+            self._threads.append(thread)
+        return self
+
+    def stop(self) -> None:
+        for server in filter(None, (self._https, self._http)):
+            server.stop()
+        for thread in self._threads:
+            thread.join(timeout=10)
+        self._threads.clear()
+
+
+@dataclass
+class RunningOrg:
+    """A served org: where it is, how to trust it, and the administrator's credentials."""
+
+    org: Org
+    app: Flask
+    server: Server
+    username: str
+    password: str
+    security_token: str
+
+    @property
+    def url(self) -> str:
+        return f"https://127.0.0.1:{self.server.port}"
+
+    @property
+    def ca_bundle(self) -> Path:
+        return self.server.tls.bundle
+
+    def connect(self, **kwargs: object) -> Salesforce:
+        """A logged-in simple-salesforce client for this org (see mock_org.client.connect)."""
+        from ..client import connect
+
+        options = {"username": self.username, "password": self.password, "security_token": self.security_token}
+        return connect(self.url, ca_bundle=self.ca_bundle, **{**options, **kwargs})  # type: ignore[arg-type]
+
+
+@contextmanager
+def serve_org(
+    source: Path | str | None = None,
+    *,
+    read_only: bool = False,
+    today: str | None = None,
+    settings: Settings | None = None,
+    host: str = "127.0.0.1",
+    port: int = 0,
+    tls_files: tls.TlsFiles | None = None,
+) -> Iterator[RunningOrg]:
+    """A throw-away copy of an org (the default CRMArena org unless ``source`` names a dump), served on
+    a free loopback port for as long as the block runs; every write goes to the copy, which is deleted."""
+    settings = settings or Settings()
+    if source is None:
+        from fixtures import default_org
+
+        source = default_org()
+    with tempfile.TemporaryDirectory(prefix="crmarena-org-") as scratch:
+        path = prepared_copy(Path(source), Path(scratch) / "org.db")
+        clock = OrgClock.for_date(today) if today else OrgClock()
+        org = Org(path, clock=clock, read_only=read_only)
+        try:
+            app = create_app(org, settings)
+            server = Server(app, host=host, port=port, tls_files=tls_files).start()
+            try:
+                yield RunningOrg(org, app, server, *admin_credentials(app))
+            finally:
+                server.stop()
+        finally:
+            org.close()
+
+
+def admin_credentials(app: Flask) -> tuple[str, str, str]:
+    """The administrator's username, password and security token as the app was configured."""
+    state = app.extensions[EXTENSION]
+    username = state.auth.admin.username
+    return (username, *admin_secrets(state.settings.auth, username))
