@@ -16,7 +16,10 @@ from typing import Any
 
 import pytest
 import requests
+from cryptography.hazmat.primitives.asymmetric import rsa
+from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
+from mock_org.auth import AuthConfig
 from mock_org.server import tls
 from mock_org.server.serve import RunningOrg, serve_org
 from mock_org.server.settings import Settings
@@ -60,9 +63,20 @@ def tls_files(tmp_path_factory: pytest.TempPathFactory) -> tls.TlsFiles:
 
 
 @pytest.fixture(scope="session")
-def running(org_dump: Path, tls_files: tls.TlsFiles) -> Iterator[RunningOrg]:
+def jwt_key() -> rsa.RSAPrivateKey:
+    """The connected app's signing key; the served org trusts its public half for JWT-bearer logins."""
+    return rsa.generate_private_key(public_exponent=65537, key_size=2048)
+
+
+def public_pem(key: rsa.RSAPrivateKey) -> str:
+    return key.public_key().public_bytes(Encoding.PEM, PublicFormat.SubjectPublicKeyInfo).decode("ascii")
+
+
+@pytest.fixture(scope="session")
+def running(org_dump: Path, tls_files: tls.TlsFiles, jwt_key: rsa.RSAPrivateKey) -> Iterator[RunningOrg]:
     """The session's server (today is 2023-05-15); tests that write make records of their own."""
-    with serve_org(org_dump, today="2023-05-15", tls_files=tls_files, settings=Settings()) as served:
+    settings = Settings(auth=AuthConfig(jwt_public_key=public_pem(jwt_key)))
+    with serve_org(org_dump, today="2023-05-15", tls_files=tls_files, settings=settings) as served:
         yield served
 
 

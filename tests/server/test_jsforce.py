@@ -1,0 +1,90 @@
+"""End to end with unmodified jsforce (npm, installed by the test run itself into the project's cache):
+SOAP login, query with autoFetch over several pages, queryAll, search, CRUD, identity, errors."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from mock_org.server import tls
+from mock_org.server.serve import RunningOrg
+
+from .conftest import BULK_PRODUCTS
+
+JSFORCE = "jsforce@3"
+SCRIPT = Path(__file__).with_name("js") / "jsforce_session.js"
+_OFFLINE = ("ENOTFOUND", "EAI_AGAIN", "ECONNREFUSED", "ETIMEDOUT", "ENETUNREACH", "network")
+
+
+def _cache() -> Path:
+    root = os.environ.get("CRMARENA_CACHE_DIR") or Path.home() / ".cache" / "crmarena"
+    return Path(root) / "npm" / JSFORCE.replace("@", "-")
+
+
+@pytest.fixture(scope="module")
+def node_modules() -> Path:
+    """jsforce from the npm registry, installed once into the cache (skipped only when npm cannot reach it)."""
+    if shutil.which("node") is None or shutil.which("npm") is None:
+        pytest.skip("node and npm are not installed")
+    target = _cache()
+    modules = target / "node_modules"
+    if not (modules / "jsforce" / "package.json").exists():
+        target.mkdir(parents=True, exist_ok=True)
+        result = subprocess.run(
+            ["npm", "install", "--prefix", str(target), "--no-audit", "--no-fund", "--loglevel=error", JSFORCE],
+            capture_output=True, text=True, timeout=300,
+        )  # fmt: skip
+        if result.returncode != 0:
+            if any(marker in result.stderr for marker in _OFFLINE):
+                pytest.skip(f"the npm registry is unreachable: {result.stderr.strip()[-300:]}")
+            raise RuntimeError(f"npm install {JSFORCE} failed:\n{result.stderr}")
+    return modules
+
+
+@pytest.fixture(scope="module")
+def session(node_modules: Path, running: RunningOrg, tls_files: tls.TlsFiles) -> dict:
+    env = {
+        **os.environ,
+        "NODE_PATH": str(node_modules),
+        "NODE_EXTRA_CA_CERTS": str(tls_files.ca_cert),
+        "LOGIN_URL": running.url,
+        "SF_USERNAME": running.username,
+        "SF_PASSWORD": running.password + running.security_token,
+    }
+    result = subprocess.run(["node", str(SCRIPT)], capture_output=True, text=True, env=env, timeout=120)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def test_login(session: dict, running: RunningOrg) -> None:
+    assert session["login"]["userId"].startswith("005") and session["login"]["organizationId"].startswith("00D")
+    assert session["login"]["instanceUrl"] == running.url
+
+
+def test_query_with_auto_fetch(session: dict) -> None:
+    assert session["autoFetch"]["fetched"] == session["autoFetch"]["totalSize"] >= BULK_PRODUCTS
+    assert session["firstPage"]["fetched"] == 200 and session["firstPage"]["done"] is False
+
+
+def test_search(session: dict) -> None:
+    assert session["search"] == ["Patricia Walker"]
+
+
+def test_crud_and_query_all(session: dict) -> None:
+    assert session["crud"] == {"created": True, "name": "From jsforce", "description": "updated by jsforce",
+                               "destroyed": True, "deletedRows": [True]}  # fmt: skip
+
+
+def test_identity_and_limit_info(session: dict, running: RunningOrg) -> None:
+    assert session["identity"]["username"] == running.username
+    assert session["limitInfo"]["apiUsage"]["limit"] > 0
+
+
+def test_errors_arrive_as_http_api_errors(session: dict) -> None:
+    assert session["error"]["errorCode"] == "MALFORMED_QUERY"
+    assert "ERROR at Row:1:Column:" in session["error"]["message"]
