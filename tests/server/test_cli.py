@@ -1,0 +1,132 @@
+"""``crmarena serve`` as a user runs it: a real process, the printed connection details, --check,
+plain HTTP beside HTTPS, --copy leaving the source untouched, --read-only, and a clean Ctrl-C."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import requests
+from simple_salesforce import Salesforce
+from simple_salesforce.exceptions import SalesforceRefusedRequest
+
+from mock_org.server import tls
+
+ROOT = Path(__file__).resolve().parents[2]
+BANNER = re.compile(r"Mock Salesforce org on https://127\.0\.0\.1:(\d+)(?: and http://127\.0\.0\.1:(\d+))?")
+
+
+def crmarena(*args: str, env: dict[str, str] | None = None) -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, "-m", "eval_suite.cli", *args], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        text=True, env={**os.environ, **(env or {})},
+    )  # fmt: skip
+
+
+def started(process: subprocess.Popen, timeout: float = 60) -> tuple[int, int | None, dict[str, str]]:
+    """Read the banner and the exported variables the server prints."""
+    deadline = time.monotonic() + timeout
+    ports: tuple[int, int | None] | None = None
+    exports: dict[str, str] = {}
+    assert process.stdout is not None
+    while time.monotonic() < deadline:
+        line = process.stdout.readline()
+        if not line:
+            raise AssertionError(f"serve exited: {process.stderr.read() if process.stderr else ''}")
+        if match := BANNER.search(line):
+            ports = int(match.group(1)), int(match.group(2)) if match.group(2) else None
+        if line.startswith("export "):
+            name, _, value = line[7:].strip().partition("=")
+            exports[name] = value.strip("'")
+        if line.startswith("Ctrl-C"):
+            assert ports is not None
+            return ports[0], ports[1], exports
+    raise AssertionError("serve did not start in time")
+
+
+def stop(process: subprocess.Popen) -> int:
+    process.send_signal(signal.SIGINT)
+    try:
+        return process.wait(timeout=30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+
+
+@pytest.fixture
+def served(org_dump: Path, tls_files: tls.TlsFiles) -> Iterator[tuple[subprocess.Popen, int, int | None, dict]]:
+    process = crmarena("serve", "--db", str(org_dump), "--copy", "--port", "0", "--http-port", "0",
+                       "--tls-dir", str(tls_files.directory), "--today", "2023-05-15")  # fmt: skip
+    try:
+        port, http_port, exports = started(process)
+        yield process, port, http_port, exports
+    finally:
+        if process.poll() is None:
+            stop(process)
+
+
+def sha(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def test_serve_prints_how_to_connect_and_the_snippet_works(served, org_dump: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    process, port, http_port, exports = served
+    before = sha(org_dump)
+    assert set(exports) >= {"REQUESTS_CA_BUNDLE", "NODE_EXTRA_CA_CERTS", "CRMARENA_USERNAME", "CRMARENA_PASSWORD",
+                            "CRMARENA_SECURITY_TOKEN", "CRMARENA_URL"}  # fmt: skip
+    monkeypatch.setenv("REQUESTS_CA_BUNDLE", exports["REQUESTS_CA_BUNDLE"])
+    sf = Salesforce(username=exports["CRMARENA_USERNAME"], password=exports["CRMARENA_PASSWORD"],
+                    security_token=exports["CRMARENA_SECURITY_TOKEN"], domain=f"127.0.0.1:{port}/login")  # fmt: skip
+    assert sf.query("SELECT COUNT() FROM Case")["totalSize"] == 7
+    sf.Issue__c.create({"Name": "Written to the copy"})
+    assert sha(org_dump) == before  # --copy: the source never changes
+
+    for name, value in exports.items():
+        monkeypatch.setenv(name, value)
+    from mock_org.client import connect
+
+    assert connect().query("SELECT Id FROM Issue__c WHERE Name = 'Written to the copy'")["totalSize"] == 1
+
+    assert requests.get(f"http://127.0.0.1:{http_port}/services/data", timeout=10).status_code == 200
+    check = subprocess.run([sys.executable, "-m", "eval_suite.cli", "serve", "--check", "--port", str(port), "--tls-dir",
+                            str(Path(exports["NODE_EXTRA_CA_CERTS"]).parent)], cwd=ROOT, capture_output=True)  # fmt: skip
+    assert check.returncode == 0
+    assert stop(process) == 0
+
+
+def test_check_fails_when_nothing_listens(tls_files: tls.TlsFiles) -> None:
+    result = subprocess.run([sys.executable, "-m", "eval_suite.cli", "serve", "--check", "--port", "9",
+                             "--tls-dir", str(tls_files.directory)], cwd=ROOT, capture_output=True, text=True)  # fmt: skip
+    assert result.returncode == 1 and "no mock org" in result.stderr
+
+
+def test_read_only_server_refuses_writes(org_dump: Path, tls_files: tls.TlsFiles, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    copy = tmp_path / "org.db"
+    copy.write_bytes(org_dump.read_bytes())
+    process = crmarena("serve", "--db", str(copy), "--read-only", "--port", "0", "--tls-dir", str(tls_files.directory))
+    try:
+        port, _, exports = started(process)
+        monkeypatch.setenv("REQUESTS_CA_BUNDLE", exports["REQUESTS_CA_BUNDLE"])
+        sf = Salesforce(username=exports["CRMARENA_USERNAME"], password=exports["CRMARENA_PASSWORD"],
+                        security_token=exports["CRMARENA_SECURITY_TOKEN"], domain=f"127.0.0.1:{port}/login")  # fmt: skip
+        assert sf.query("SELECT COUNT() FROM Account")["totalSize"] == 4
+        with pytest.raises(SalesforceRefusedRequest):
+            sf.Account.create({"Name": "Refused"})
+    finally:
+        assert stop(process) == 0
+
+
+def test_prepare_only_makes_the_files_and_exits(org_dump: Path, tmp_path: Path) -> None:
+    result = subprocess.run([sys.executable, "-m", "eval_suite.cli", "serve", "--db", str(org_dump), "--copy",
+                             "--prepare-only", "--tls-dir", str(tmp_path / "tls")], cwd=ROOT, capture_output=True,
+                            text=True)  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "tls" / "bundle.pem").exists() and "ready:" in result.stdout
