@@ -1,0 +1,29 @@
+"""The README keeps up with the server: every `crmarena serve` flag and every CRMARENA_ variable the
+org's code reads is documented there."""
+
+from __future__ import annotations
+
+import argparse
+import re
+from pathlib import Path
+
+from mock_org.server import cli
+
+ROOT = Path(__file__).resolve().parents[2]
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def test_every_serve_flag_is_documented() -> None:
+    parser = argparse.ArgumentParser()
+    cli.add(parser.add_subparsers())
+    serve = parser._subparsers._group_actions[0].choices["serve"]  # type: ignore[union-attr]
+    flags = {option for action in serve._actions for option in action.option_strings if option.startswith("--")}
+    missing = sorted(flag for flag in flags - {"--help"} if f"`{flag}" not in README and f" {flag}" not in README)
+    assert missing == []
+
+
+def test_every_environment_variable_is_documented() -> None:
+    names = set()
+    for path in (ROOT / "mock_org").rglob("*.py"):
+        names |= set(re.findall(r"CRMARENA_[A-Z_]+", path.read_text(encoding="utf-8")))
+    assert names and sorted(name for name in names if name not in README) == []
