@@ -10,7 +10,7 @@ from flask import request
 from ..errors import JsonParserError, UnsupportedMediaType
 
 
-def read_json(*, required: bool = True) -> Any:
+def read_json() -> Any:
     """The request's JSON body; JSON_PARSER_ERROR for text that is not JSON, 415 for non-JSON content.
 
     Content types other than JSON are refused (a real org also reads XML; no client this mock
@@ -21,21 +21,27 @@ def read_json(*, required: bool = True) -> Any:
     if content_type and not content_type.endswith("json"):
         raise UnsupportedMediaType(f"Content type '{request.content_type}' not supported for this resource")
     if not raw.strip():
-        if required:
-            raise JsonParserError("The request body is empty; a JSON body is required")
-        return None
+        raise JsonParserError("The request body is empty; a JSON body is required")
     try:
-        return json.loads(raw)
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        position = getattr(error, "lineno", 1), getattr(error, "colno", 1)
-        text = raw.decode("utf-8", "replace")
-        where = getattr(error, "pos", 0)
-        char = text[where] if where < len(text) else "EOF"
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
         raise JsonParserError(
-            f"Unexpected character ('{char}' (code {ord(char[0]) if char != 'EOF' else -1})): expected a valid "
-            f"value (number, String, array, object, 'true', 'false' or 'null') at "
-            f"[line:{position[0]}, column:{position[1]}]"
+            f"Invalid UTF-8 start byte 0x{raw[error.start]:02x} at [line:1, column:{error.start + 1}]"
         ) from None
+    try:
+        return json.loads(text, parse_constant=_refuse_constant)
+    except json.JSONDecodeError as error:
+        char = text[error.pos] if error.pos < len(text) else "EOF"
+        code = ord(char) if char != "EOF" else -1
+        raise JsonParserError(
+            f"Unexpected character ('{char}' (code {code})): expected a valid value (number, String, array, object, "
+            f"'true', 'false' or 'null') at [line:{error.lineno}, column:{error.colno}]"
+        ) from None
+
+
+def _refuse_constant(name: str) -> None:
+    """NaN and Infinity are not JSON; Python's parser would accept them."""
+    raise JsonParserError(f"Non-standard token '{name}': enable JsonParser.Feature.ALLOW_NON_NUMERIC_NUMBERS to allow")
 
 
 def read_object() -> dict[str, Any]:

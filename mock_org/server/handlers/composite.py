@@ -108,8 +108,8 @@ def _dispatch(method: str, url: str, body: Any) -> tuple[int, Any, dict[str, str
 def composite(version: str) -> Response:
     spec = read_object()
     subrequests = spec.get("compositeRequest")
-    if not isinstance(subrequests, list) or not subrequests:
-        raise JsonParserError("compositeRequest must be a non-empty array of subrequests")
+    if not isinstance(subrequests, list) or not subrequests or not all(isinstance(sub, dict) for sub in subrequests):
+        raise JsonParserError("compositeRequest must be a non-empty array of subrequest objects")
     if len(subrequests) > MAX_SUBREQUESTS:
         raise InvalidOperation(f"A composite request may have at most {MAX_SUBREQUESTS} subrequests")
     all_or_none = bool(spec.get("allOrNone"))
@@ -187,7 +187,8 @@ def _records(spec: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def _type_of(record: dict[str, Any]) -> str:
-    kind = (record.get("attributes") or {}).get("type")
+    attributes = record.get("attributes")
+    kind = attributes.get("type") if isinstance(attributes, dict) else None
     if not kind:
         raise InvalidOperation("Each record must have attributes.type")
     return str(kind)
@@ -251,7 +252,10 @@ def retrieve_records(version: str, sobject: str) -> Response:
     """``GET ?ids=…&fields=…`` or ``POST {"ids", "fields"}``: the records in the order asked, null if missing."""
     if request.method == "POST":
         spec = read_object()
-        ids, fields = list(spec.get("ids") or []), list(spec.get("fields") or [])
+        ids, fields = spec.get("ids") or [], spec.get("fields") or []
+        if not (isinstance(ids, list) and isinstance(fields, list)):
+            raise JsonParserError("ids and fields must be arrays of strings")
+        ids, fields = [str(value) for value in ids], [str(value) for value in fields]
     else:
         ids = [value for value in request.args.get("ids", "").split(",") if value]
         fields = [value for value in request.args.get("fields", "").split(",") if value]
