@@ -16,17 +16,13 @@ import tempfile
 import threading
 import urllib.request
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from flask import Flask
+if TYPE_CHECKING:
+    from flask import Flask
 
-from ..clock import OrgClock
-from ..org import Org
-from ..schema import default_schema
-from ..storage import Storage
-from . import tls
-from .app import create_app
-from .serve import THREADS, Server, admin_credentials, prepared_copy
-from .settings import Settings
+    from . import tls
+    from .serve import Server
 
 
 def add(subparsers: argparse._SubParsersAction) -> None:
@@ -43,7 +39,7 @@ def add(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--read-only", action="store_true", help="refuse every write with a Salesforce error")
     parser.add_argument("--copy", action="store_true", help="serve a throw-away copy, deleted on exit")
     parser.add_argument("--reset", action="store_true", help="remake the default org's working copy first")
-    parser.add_argument("--threads", type=int, default=THREADS, help=f"worker threads per port (default {THREADS})")
+    parser.add_argument("--threads", type=int, help="worker threads per port (default 16)")
     parser.add_argument("--tls-dir", type=Path, help="where the CA and certificates live (default: the cache)")
     parser.add_argument("--prepare-only", action="store_true", help="make the TLS files and the org copy, then exit")
     parser.add_argument("--check", action="store_true", help="exit 0 if a server answers on --host/--port")
@@ -53,6 +49,8 @@ def add(subparsers: argparse._SubParsersAction) -> None:
 def working_copy(reset: bool) -> Path:
     """The default org's served copy in the cache; the pristine unpacked dump beside it never changes."""
     from fixtures.default import cache_root, default_org
+
+    from .serve import prepared_copy
 
     source = default_org()
     target = cache_root() / "served" / f"{source.parent.name}.db"
@@ -65,6 +63,8 @@ def working_copy(reset: bool) -> Path:
 
 def check(host: str, port: int, tls_dir: Path | None) -> int:
     """Whether a server answers ``GET /services/data`` (the Docker HEALTHCHECK)."""
+    from . import tls
+
     context = ssl.create_default_context(cafile=str(tls.ensure(tls_dir).ca_cert))
     target = "localhost" if host in ("0.0.0.0", "::") else host
     try:
@@ -76,6 +76,12 @@ def check(host: str, port: int, tls_dir: Path | None) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
+    # The server's modules load here, not at import, so that other crmarena commands start fast.
+    from ..schema import default_schema
+    from ..storage import Storage
+    from . import tls
+    from .serve import prepared_copy
+
     if args.check:
         return check(args.host, args.port, args.tls_dir)
     extra = () if args.host in ("0.0.0.0", "::", *tls.HOST_NAMES, *tls.IP_ADDRESSES) else (args.host,)
@@ -101,11 +107,17 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _serve(args: argparse.Namespace, path: Path, files: tls.TlsFiles) -> int:
+    from ..clock import OrgClock
+    from ..org import Org
+    from .app import create_app
+    from .serve import THREADS, Server
+    from .settings import Settings
+
     clock = OrgClock.for_date(args.today) if args.today else OrgClock()
     org = Org(path, clock=clock, read_only=args.read_only)
     app = create_app(org, Settings.from_env())
     server = Server(app, host=args.host, port=args.port, http_port=args.http_port, tls_files=files,
-                    threads=args.threads).start()  # fmt: skip
+                    threads=args.threads or THREADS).start()  # fmt: skip
     print(_instructions(app, server, path, args.read_only), flush=True)
     stop = threading.Event()
     for signum in (signal.SIGINT, signal.SIGTERM):
@@ -117,6 +129,8 @@ def _serve(args: argparse.Namespace, path: Path, files: tls.TlsFiles) -> int:
 
 
 def _instructions(app: Flask, server: Server, path: Path, read_only: bool) -> str:
+    from .serve import admin_credentials
+
     username, password, token = admin_credentials(app)
     host = "127.0.0.1" if server.host in ("0.0.0.0", "::") else server.host
     hostport = f"{host}:{server.port}"

@@ -81,11 +81,6 @@ class Server:
     def http_port(self) -> int | None:
         return int(self._http.bind_addr[1]) if self._http is not None else None
 
-    @property
-    def url(self) -> str:
-        host = "localhost" if self.host in ("127.0.0.1", "0.0.0.0", "::") else self.host
-        return f"https://{host}:{self.port}"
-
     def start(self) -> Server:
         """Bind the ports (port 0 picks a free one) and serve in background threads."""
         for server in filter(None, (self._https, self._http)):
