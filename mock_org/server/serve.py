@@ -8,12 +8,11 @@ never used here.
 
 from __future__ import annotations
 
-import shutil
 import sqlite3
 import tempfile
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -39,17 +38,26 @@ THREADS = 16
 
 
 def prepared_copy(source: Path, target: Path, schema: Schema | None = None) -> Path:
-    """Copy a dump to ``target`` and make the copy ready to serve; the source is never changed."""
+    """Copy a dump to ``target`` and make the copy ready to serve; the source is never changed.
+
+    The copy goes through SQLite's backup API, so a source that a running server is writing to
+    (in WAL mode) is copied as one consistent snapshot.
+    """
     target.parent.mkdir(parents=True, exist_ok=True)
     partial = target.with_name(target.name + ".partial")
-    shutil.copyfile(source, partial)
+    partial.unlink(missing_ok=True)
+    with (
+        closing(sqlite3.connect(f"file:{source}?mode=ro", uri=True)) as origin,
+        closing(sqlite3.connect(partial)) as copy,
+    ):
+        origin.backup(copy)
     storage = Storage(partial, schema or default_schema())
     try:
         storage.prepare()
     finally:
         storage.dispose()
     # WAL mode keeps recent pages in a side file; fold them in before the copy takes its final name.
-    with sqlite3.connect(partial) as connection:
+    with closing(sqlite3.connect(partial)) as connection:
         connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     partial.replace(target)
     for suffix in ("-wal", "-shm"):
@@ -117,12 +125,12 @@ class RunningOrg:
     def ca_bundle(self) -> Path:
         return self.server.tls.bundle
 
-    def connect(self, **kwargs: object) -> Salesforce:
-        """A logged-in simple-salesforce client for this org (see mock_org.client.connect)."""
+    def connect(self, version: str = "59.0") -> Salesforce:
+        """A simple-salesforce client logged in as the administrator (see mock_org.client.connect)."""
         from ..client import connect
 
-        options = {"username": self.username, "password": self.password, "security_token": self.security_token}
-        return connect(self.url, ca_bundle=self.ca_bundle, **{**options, **kwargs})  # type: ignore[arg-type]
+        return connect(self.url, username=self.username, password=self.password,
+                       security_token=self.security_token, ca_bundle=self.ca_bundle, version=version)  # fmt: skip
 
 
 @contextmanager
