@@ -122,6 +122,10 @@ class RunningOrg:
         return f"https://127.0.0.1:{self.server.port}"
 
     @property
+    def http_url(self) -> str | None:
+        return f"http://127.0.0.1:{self.server.http_port}" if self.server.http_port is not None else None
+
+    @property
     def ca_bundle(self) -> Path:
         return self.server.tls.bundle
 
@@ -142,10 +146,12 @@ def serve_org(
     settings: Settings | None = None,
     host: str = "127.0.0.1",
     port: int = 0,
+    http_port: int | None = None,
     tls_files: tls.TlsFiles | None = None,
 ) -> Iterator[RunningOrg]:
     """A throw-away copy of an org (the default CRMArena org unless ``source`` names a dump), served on
-    a free loopback port for as long as the block runs; every write goes to the copy, which is deleted."""
+    a free loopback port for as long as the block runs; every write goes to the copy, which is deleted.
+    ``http_port`` adds plain HTTP (0 picks a free port)."""
     settings = settings or Settings()
     if source is None:
         from fixtures import default_org
@@ -157,7 +163,7 @@ def serve_org(
         org = Org(path, clock=clock, read_only=read_only)
         try:
             app = create_app(org, settings)
-            server = Server(app, host=host, port=port, tls_files=tls_files).start()
+            server = Server(app, host=host, port=port, http_port=http_port, tls_files=tls_files).start()
             try:
                 yield RunningOrg(org, app, server, *admin_credentials(app))
             finally:

@@ -76,7 +76,7 @@ def public_pem(key: rsa.RSAPrivateKey) -> str:
 def running(org_dump: Path, tls_files: tls.TlsFiles, jwt_key: rsa.RSAPrivateKey) -> Iterator[RunningOrg]:
     """The session's server (today is 2023-05-15); tests that write make records of their own."""
     settings = Settings(auth=AuthConfig(jwt_public_key=public_pem(jwt_key)))
-    with serve_org(org_dump, today="2023-05-15", tls_files=tls_files, settings=settings) as served:
+    with serve_org(org_dump, today="2023-05-15", http_port=0, tls_files=tls_files, settings=settings) as served:
         yield served
 
 

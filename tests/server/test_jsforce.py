@@ -53,6 +53,7 @@ def session(node_modules: Path, running: RunningOrg, tls_files: tls.TlsFiles) ->
         "NODE_PATH": str(node_modules),
         "NODE_EXTRA_CA_CERTS": str(tls_files.ca_cert),
         "LOGIN_URL": running.url,
+        "HTTP_LOGIN_URL": str(running.http_url),
         "SF_USERNAME": running.username,
         "SF_PASSWORD": running.password + running.security_token,
     }
@@ -83,6 +84,10 @@ def test_crud_and_query_all(session: dict) -> None:
 def test_identity_and_limit_info(session: dict, running: RunningOrg) -> None:
     assert session["identity"]["username"] == running.username
     assert session["limitInfo"]["apiUsage"]["limit"] > 0
+
+
+def test_plain_http(session: dict, running: RunningOrg) -> None:
+    assert session["plainHttp"] == {"instanceUrl": running.http_url, "cases": 7}
 
 
 def test_errors_arrive_as_http_api_errors(session: dict) -> None:

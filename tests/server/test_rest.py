@@ -350,3 +350,16 @@ def test_no_request_is_answered_with_html(client: Client) -> None:
         answer = client.call(method, path)
         assert answer.headers["Content-Type"] == JSON, (method, path, answer.text)
         assert answer.status < 500
+
+
+def test_what_the_sf_cli_asks_at_login(client: Client) -> None:
+    """userinfo → the User record → the dev-hub probe (INVALID_TYPE means "not a dev hub") → the Organization."""
+    info = client.get("/services/oauth2/userinfo").json()
+    assert client.get(f"/services/data/v51.0/sobjects/User/{info['user_id']}").json()["Username"]
+    probe = client.get("/services/data/v51.0/query", params={"q": "SELECT Id FROM ScratchOrgInfo limit 1"})
+    assert_error(probe, 400, "INVALID_TYPE")
+    soql = (
+        "SELECT Name, InstanceName, IsSandbox, TrialExpirationDate, NamespacePrefix, OrganizationType FROM Organization"
+    )
+    organization = client.get("/services/data/v62.0/query", params={"q": soql}).json()["records"][0]
+    assert organization["IsSandbox"] is False and organization["InstanceName"] == "TT1"

@@ -32,6 +32,12 @@ async function main() {
   out.identity = { username: identity.username, userId: identity.user_id };
   out.limitInfo = conn.limitInfo;
 
+  // Plain HTTP works for jsforce: login (a chunked SOAP request) and REST over http://.
+  const plain = new jsforce.Connection({ loginUrl: process.env.HTTP_LOGIN_URL, version: '59.0' });
+  await plain.login(process.env.SF_USERNAME, process.env.SF_PASSWORD);
+  const plainCount = await plain.query('SELECT COUNT() FROM Case');
+  out.plainHttp = { instanceUrl: plain.instanceUrl, cases: plainCount.totalSize };
+
   try {
     await conn.query('SELECT Id FRM Account');
     out.error = null;
