@@ -180,7 +180,7 @@ def test_schema_shaped_queries_give_records_or_a_salesforce_error(org, query) ->
     _run(org, to_text(query))
 
 
-@SETTINGS
+@settings(SETTINGS, max_examples=120)
 @given(soql_queries())
 def test_arbitrary_queries_give_records_or_a_salesforce_error(org, query) -> None:  # type: ignore[no-untyped-def]
     _run(org, to_text(query))
