@@ -28,7 +28,7 @@ from cryptography.hazmat.primitives.serialization import load_pem_public_key
 from sqlalchemy import func, select
 
 from .errors import InvalidSessionId, SalesforceError
-from .ids import make_id, to18
+from .ids import make_id
 from .storage import Storage
 
 _ITERATIONS = 20_000
@@ -133,7 +133,6 @@ class User:
 class OrgIdentity:
     id: str
     name: str
-    instance_name: str
 
     @property
     def id15(self) -> str:
@@ -167,10 +166,10 @@ class Directory:
         if self._organization is not None:
             table = self._organization
             with self.storage.read() as connection:
-                row = connection.execute(select(table.c.Id, table.c.Name, table.c.InstanceName).limit(1)).first()
+                row = connection.execute(select(table.c.Id, table.c.Name).limit(1)).first()
             if row is not None:
-                return OrgIdentity(row.Id, row.Name or "Mock Org", row.InstanceName or "MOCK")
-        return OrgIdentity(FALLBACK_ORG_ID, "Mock Org", "MOCK")
+                return OrgIdentity(row.Id, row.Name or "Mock Org")
+        return OrgIdentity(FALLBACK_ORG_ID, "Mock Org")
 
     def _select(self) -> Any:
         return select(*(self._users.c[name] for name in _USER_COLUMNS)).where(self._users.c.IsDeleted == 0)
@@ -179,15 +178,6 @@ class Directory:
         query = self._select().where(func.sf_fold(self._users.c.Username) == username.casefold())
         with self.storage.read() as connection:
             row = connection.execute(query).mappings().first()
-        return _user(row) if row else None
-
-    def by_id(self, user_id: str) -> User | None:
-        try:
-            full = to18(user_id)
-        except ValueError:
-            return None
-        with self.storage.read() as connection:
-            row = connection.execute(self._select().where(self._users.c.Id == full)).mappings().first()
         return _user(row) if row else None
 
     def administrator(self) -> User | None:
