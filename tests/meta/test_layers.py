@@ -8,30 +8,36 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def imports_of(package: str) -> dict[str, set[str]]:
+def imports_of(package: str, root: Path = ROOT) -> dict[str, set[str]]:
     """Module path → the absolute names it imports (relative imports resolved)."""
     found: dict[str, set[str]] = {}
-    for path in (ROOT / package).rglob("*.py"):
-        module = ".".join(path.relative_to(ROOT).with_suffix("").parts)
+    for path in (root / package).rglob("*.py"):
+        module = ".".join(path.relative_to(root).with_suffix("").parts)
         names: set[str] = set()
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Import):
                 names.update(alias.name for alias in node.names)
-            elif isinstance(node, ast.ImportFrom) and node.level:
-                package_parts = module.split(".") if path.name == "__init__.py" else module.split(".")[:-1]
-                base = ".".join(package_parts[: len(package_parts) - node.level + 1])
-                names.add(f"{base}.{node.module}" if node.module else base)
             elif isinstance(node, ast.ImportFrom):
-                names.add(node.module or "")
+                source = node.module or ""
+                if node.level:
+                    package_parts = module.split(".") if path.name == "__init__.py" else module.split(".")[:-1]
+                    base = ".".join(package_parts[: len(package_parts) - node.level + 1])
+                    source = f"{base}.{node.module}" if node.module else base
+                # `from mock_org import org` imports the module mock_org.org.
+                names.update(f"{source}.{alias.name}" for alias in node.names)
         found[module] = names
     return found
 
 
 def offenders(
-    package: str, forbidden: tuple[str, ...], allowed: tuple[str, ...] = (), skip: tuple[str, ...] = ()
+    package: str,
+    forbidden: tuple[str, ...],
+    allowed: tuple[str, ...] = (),
+    skip: tuple[str, ...] = (),
+    root: Path = ROOT,
 ) -> list[str]:
     bad = []
-    for module, names in imports_of(package).items():
+    for module, names in imports_of(package, root).items():
         if skip and module.startswith(skip):
             continue
         for name in names:
@@ -57,3 +63,18 @@ def test_the_engine_never_imports_http() -> None:
 
 def test_fixtures_use_only_the_schema_and_id_modules_of_the_org() -> None:
     assert offenders("fixtures", ("mock_org",), allowed=("mock_org.schema", "mock_org.ids")) == []
+
+
+def test_the_contract_sees_every_form_of_a_forbidden_import(tmp_path: Path) -> None:
+    package = tmp_path / "sample"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "module.py").write_text(
+        "from mock_org.query import compile\nimport mock_org.server\nfrom mock_org import org, ids\nfrom . import helper\n"
+    )
+    found = offenders("sample", ("mock_org",), allowed=("mock_org.ids",), root=tmp_path)
+    assert found == [
+        "sample.module imports mock_org.org",
+        "sample.module imports mock_org.query.compile",
+        "sample.module imports mock_org.server",
+    ]
