@@ -67,7 +67,7 @@ def _flat_shaper(template: RecordTemplate, version: str) -> Callable[[Row], dict
         values.append(f"{entry.key!r}: {value}")  # type: ignore[union-attr]
     attributes = f"'attributes': {{'type': TYPE, 'url': PREFIX + row[{template.id_index}]}}"
     source = f"def shape(row):\n    return {{{', '.join([attributes, *values])}}}\n"
-    exec(source, namespace)
+    exec(source, namespace)  # the source is built from the template's keys as literals, never from query text
     shape: Callable[[Row], dict] = namespace["shape"]
     return shape
 
