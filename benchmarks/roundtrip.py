@@ -31,8 +31,8 @@ from simple_salesforce import Salesforce
 
 from fixtures import default_org
 from mock_org.clock import OrgClock
+from mock_org.copies import prepared_copy
 from mock_org.org import Org
-from mock_org.server.serve import prepared_copy
 
 BANNER = re.compile(r"Mock Salesforce org on https://127\.0\.0\.1:(\d+)")
 TODAY = "2023-05-15"

@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 
 import soql_parser
 from fixtures import cli as fixtures_cli
+from mock_org import cli as org_cli
 from mock_org.server import cli as server_cli
 
 
@@ -44,7 +45,12 @@ def _add_parse(subparsers: argparse._SubParsersAction) -> None:
 
 
 # Each entry adds one subcommand; later packages contribute theirs here.
-SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [_add_parse, fixtures_cli.add, server_cli.add]
+SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [
+    _add_parse,
+    org_cli.add,
+    fixtures_cli.add,
+    server_cli.add,
+]
 
 
 def build_parser() -> argparse.ArgumentParser:

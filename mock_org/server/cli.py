@@ -46,21 +46,6 @@ def add(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=run)
 
 
-def working_copy(reset: bool) -> Path:
-    """The default org's served copy in the cache; the pristine unpacked dump beside it never changes."""
-    from fixtures.default import cache_root, default_org
-
-    from .serve import prepared_copy
-
-    source = default_org()
-    target = cache_root() / "served" / f"{source.parent.name}.db"
-    if reset or not target.exists():
-        for suffix in ("", "-wal", "-shm"):
-            target.with_name(target.name + suffix).unlink(missing_ok=True)
-        prepared_copy(source, target)
-    return target
-
-
 def check(host: str, port: int, tls_dir: Path | None) -> int:
     """Whether a server answers ``GET /services/data`` (the Docker HEALTHCHECK)."""
     from . import tls
@@ -77,10 +62,10 @@ def check(host: str, port: int, tls_dir: Path | None) -> int:
 
 def run(args: argparse.Namespace) -> int:
     # The server's modules load here, not at import, so that other crmarena commands start fast.
+    from ..copies import prepared_copy, working_copy
     from ..schema import default_schema
     from ..storage import Storage
     from . import tls
-    from .serve import prepared_copy
 
     if args.check:
         return check(args.host, args.port, args.tls_dir)

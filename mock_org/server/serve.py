@@ -8,11 +8,10 @@ never used here.
 
 from __future__ import annotations
 
-import sqlite3
 import tempfile
 import threading
 from collections.abc import Iterator
-from contextlib import closing, contextmanager
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -23,9 +22,8 @@ from flask import Flask
 
 from ..auth import admin_secrets
 from ..clock import OrgClock
+from ..copies import prepared_copy
 from ..org import Org
-from ..schema import Schema, default_schema
-from ..storage import Storage
 from . import tls
 from .app import create_app
 from .settings import Settings
@@ -35,34 +33,6 @@ if TYPE_CHECKING:
     from simple_salesforce import Salesforce
 
 THREADS = 16
-
-
-def prepared_copy(source: Path, target: Path, schema: Schema | None = None) -> Path:
-    """Copy a dump to ``target`` and make the copy ready to serve; the source is never changed.
-
-    The copy goes through SQLite's backup API, so a source that a running server is writing to
-    (in WAL mode) is copied as one consistent snapshot.
-    """
-    target.parent.mkdir(parents=True, exist_ok=True)
-    partial = target.with_name(target.name + ".partial")
-    partial.unlink(missing_ok=True)
-    with (
-        closing(sqlite3.connect(f"file:{source}?mode=ro", uri=True)) as origin,
-        closing(sqlite3.connect(partial)) as copy,
-    ):
-        origin.backup(copy)
-    storage = Storage(partial, schema or default_schema())
-    try:
-        storage.prepare()
-    finally:
-        storage.dispose()
-    # WAL mode keeps recent pages in a side file; fold them in before the copy takes its final name.
-    with closing(sqlite3.connect(partial)) as connection:
-        connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    partial.replace(target)
-    for suffix in ("-wal", "-shm"):
-        partial.with_name(partial.name + suffix).unlink(missing_ok=True)
-    return target
 
 
 class Server:
