@@ -61,10 +61,6 @@ class NumberOutsideValidRange(SalesforceError):
     error_code = "NUMBER_OUTSIDE_VALID_RANGE"
 
 
-class QueryTooComplicated(SalesforceError):
-    error_code = "QUERY_TOO_COMPLICATED"
-
-
 class InvalidSessionId(SalesforceError):
     error_code = "INVALID_SESSION_ID"
 
@@ -109,16 +105,8 @@ class InvalidFieldForInsertUpdate(SalesforceError):
     error_code = "INVALID_FIELD_FOR_INSERT_UPDATE"
 
 
-class InvalidTypeOnFieldInRecord(SalesforceError):
-    error_code = "INVALID_TYPE_ON_FIELD_IN_RECORD"
-
-
 class JsonParserError(SalesforceError):
     error_code = "JSON_PARSER_ERROR"
-
-
-class MethodNotAllowed(SalesforceError):
-    error_code = "METHOD_NOT_ALLOWED"
 
 
 class UnsupportedMediaType(SalesforceError):
@@ -149,10 +137,6 @@ class MultipleRecords(SalesforceError):
 
 class InvalidOperation(SalesforceError):
     error_code = "INVALID_OPERATION"
-
-
-class UnknownException(SalesforceError):
-    error_code = "UNKNOWN_EXCEPTION"
 
 
 class InvalidReplicationDate(SalesforceError):

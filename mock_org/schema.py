@@ -70,10 +70,6 @@ class Field:
     def is_reference(self) -> bool:
         return self.type == "reference"
 
-    @property
-    def is_id(self) -> bool:
-        return self.type in ("id", "reference")
-
     def picklist_value(self, value: str) -> PicklistValue | None:
         """The picklist entry whose API name matches ``value`` case-insensitively."""
         folded = value.casefold()
@@ -151,10 +147,6 @@ class Schema:
 
     def by_prefix(self, prefix: str) -> SObject | None:
         return self._by_prefix.get(prefix)
-
-    def benchmark_objects(self) -> list[SObject]:
-        """The objects of the CRMArena org proper (the supporting ones left out)."""
-        return [sobject for sobject in self if not sobject.supporting]
 
     def _link(self) -> None:
         for sobject in self:

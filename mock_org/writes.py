@@ -19,6 +19,7 @@ from .clock import OrgClock
 from .errors import (
     DuplicateValue,
     EntityIsDeleted,
+    FieldIntegrityException,
     InvalidCrossReferenceKey,
     InvalidField,
     InvalidFieldForInsertUpdate,
@@ -258,12 +259,33 @@ class Writer:
             row["Name"] = " ".join(part for part in parts if part) or row.get("Name")
         if "isclosed" in fields:
             row["IsClosed"] = 1 if (row.get("Status") or "").casefold() == "closed" else 0
-        if "totalprice" in fields:
-            quantity, price = row.get("Quantity"), row.get("UnitPrice")
-            row["TotalPrice"] = None if quantity is None or price is None else quantity * price
+        if sobject.name == "OrderItem":
+            self._order_item(connection, row)
         if sobject.name == "PricebookEntry" and row.get("Product2Id"):
             product = self._row(connection, self.schema["Product2"], row["Product2Id"])
             row["Name"] = product["Name"] if product else None
+
+    def _order_item(self, connection: Connection, row: dict[str, Any]) -> None:
+        """An order line takes its product and price from a price book entry of the order's price book."""
+        order_id, entry_id = row.get("OrderId"), row.get("PricebookEntryId")
+        order = self._row(connection, self.schema["Order"], order_id) if order_id else None
+        entry = self._row(connection, self.schema["PricebookEntry"], entry_id) if entry_id else None
+        if order is None or entry is None:
+            return  # the required-field check reports what is missing
+        if order["Pricebook2Id"] is None or order["Pricebook2Id"] != entry["Pricebook2Id"]:
+            raise FieldIntegrityException(
+                "field integrity exception: PricebookEntryId (pricebook entry is in a different pricebook than the "
+                "one assigned to the Order, or Order has no pricebook assigned)",
+                ["PricebookEntryId"],
+            )
+        if row.get("Product2Id") not in (None, entry["Product2Id"]):
+            raise FieldIntegrityException(
+                "field integrity exception: Product2Id (the product must be the price book entry's product)",
+                ["Product2Id"],
+            )
+        row["Product2Id"] = entry["Product2Id"]
+        quantity, price = row.get("Quantity"), row.get("UnitPrice")
+        row["TotalPrice"] = None if quantity is None or price is None else quantity * price
 
 
 def find_row(storage: Storage, connection: Connection, sobject: SObject, record_id: str) -> dict[str, Any]:

@@ -66,9 +66,6 @@ class AggregateCompiler:
             raise MalformedQuery.at(self.text, node.pos, f"{operand.function.name}() cannot be used in GROUP BY")
         return operand
 
-    def _grouped(self, operand: Operand) -> Operand | None:
-        return next((group for group in self.groups if group.key == operand.key), None)
-
     def _is_grouped_field_of(self, operand: Operand) -> bool:
         """The argument of an aggregate is itself a grouped expression."""
         return any(group.key == operand.key[1:] for group in self.groups)

@@ -7,7 +7,6 @@ org are case-insensitive (SOQL reference, "Comparison Operators").
 
 from __future__ import annotations
 
-import datetime as dt
 import re
 from dataclasses import dataclass
 
@@ -165,8 +164,3 @@ def like_regex(literal: nodes.Literal, query: str) -> str:
         else:
             parts.append(re.escape(fold(char)))
     return "".join(parts)
-
-
-def day_after(value: str) -> str:
-    """The next calendar day of 'YYYY-MM-DD'."""
-    return (dt.date.fromisoformat(value) + dt.timedelta(days=1)).isoformat()

@@ -99,7 +99,6 @@ class QueryPlan:
     template: RecordTemplate | None = None
     aggregate: list[AggregateColumn] | None = None
     count_only: bool = False
-    count_limit: int | None = None
     link_index: int | None = None
     sobject: str = ""
     _sql: tuple[str, tuple[Any, ...]] | None = field(default=None, repr=False)

@@ -21,7 +21,7 @@ from mock_org.errors import (
 )
 from mock_org.ids import checksum
 
-from .builder import ADMIN
+from .builder import ADMIN, rid
 from .conftest import ACCOUNTS, AGENT_A, CASES, PRODUCTS
 
 
@@ -163,3 +163,39 @@ def test_search_index_follows_writes(writable_org) -> None:
 def test_read_only_org_refuses_writes(org) -> None:
     with pytest.raises(InsufficientAccessOrReadonly):
         org.create("Case", {"Subject": "x"}, user_id=AGENT_A)
+
+
+def test_order_lines_come_from_the_orders_price_book(writable_org) -> None:
+    from mock_org.errors import FieldIntegrityException
+
+    from .conftest import ORDERS
+
+    line = writable_org.create(
+        "OrderItem",
+        {"OrderId": ORDERS[1], "PricebookEntryId": rid("01u", 1), "Quantity": 2, "UnitPrice": 14.0},
+        user_id=ADMIN,
+    )
+    record = writable_org.retrieve("OrderItem", line)
+    assert record["Product2Id"] == PRODUCTS[0] and record["TotalPrice"] == 28.0
+    order = writable_org.create(
+        "Order", {"AccountId": ACCOUNTS[0], "EffectiveDate": "2023-05-01", "Status": "Draft"}, user_id=ADMIN
+    )
+    with pytest.raises(FieldIntegrityException) as caught:
+        writable_org.create(
+            "OrderItem",
+            {"OrderId": order, "PricebookEntryId": rid("01u", 1), "Quantity": 1, "UnitPrice": 14.0},
+            user_id=ADMIN,
+        )
+    assert caught.value.fields == ["PricebookEntryId"] and "Order has no pricebook assigned" in caught.value.message
+    with pytest.raises(FieldIntegrityException):
+        writable_org.create(
+            "OrderItem",
+            {
+                "OrderId": ORDERS[1],
+                "PricebookEntryId": rid("01u", 1),
+                "Product2Id": PRODUCTS[1],
+                "Quantity": 1,
+                "UnitPrice": 14.0,
+            },
+            user_id=ADMIN,
+        )
