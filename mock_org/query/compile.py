@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from sqlalchemy import and_, bindparam, case, func, select
+from sqlalchemy import bindparam, case, func, select
 from sqlalchemy.sql.elements import ColumnElement
 
 from soql_parser import nodes
@@ -93,18 +93,23 @@ class QueryCompiler:
     # ------------------------------------------------------------------- the plan
 
     def plan(self) -> QueryPlan:
+        """The main query's plan, or a child subquery's (restricted to its parents' Ids)."""
         query = self.query
         self._check_clauses()
         where = self._where()
+        aggregate = isinstance(query.select_items[0].expression, nodes.CountAll) or is_aggregate_query(query)
+        if aggregate and self.link is not None:
+            raise MalformedQuery.at(
+                self.text, query.from_items[0].pos, "Only root queries support aggregate expressions"
+            )
         if isinstance(query.select_items[0].expression, nodes.CountAll):
             return self._count_plan(where)
-        if is_aggregate_query(query):
-            if self.link is not None:
-                raise MalformedQuery.at(
-                    self.text, query.from_items[0].pos, "Only root queries support aggregate expressions"
-                )
+        if aggregate:
             return AggregateCompiler(self, where).plan()
         template = RecordTemplate(self.scope.sobject.name, self.columns.add(("value", "id"), self.scope.table.c.Id))
+        if self.link is not None:
+            where.append(self.link.in_(bindparam("parent_ids", expanding=True)))
+            self.columns.add(("link",), self.link)
         self._select_list(template)
         order = self._order_by()
         statement = select(*self.columns.labelled()).select_from(self.scope.from_clause).where(*where)
@@ -135,10 +140,6 @@ class QueryCompiler:
 
     def _count_plan(self, where: list[ColumnElement]) -> QueryPlan:
         query = self.query
-        if self.link is not None:
-            raise MalformedQuery.at(
-                self.text, query.from_items[0].pos, "Only root queries support aggregate expressions"
-            )
         if query.group_by is not None or query.order_by:
             clause = "GROUP BY" if query.group_by is not None else "ORDER BY"
             raise MalformedQuery(f"COUNT() cannot be used with {clause}")
@@ -156,7 +157,7 @@ class QueryCompiler:
     def _check_clauses(self) -> None:
         query, text = self.query, self.text
         if query.bind:
-            raise MalformedQuery(f"{'BIND'} is only allowed with lookup filters, which this org does not have")
+            raise MalformedQuery("BIND is only allowed with lookup filters, which this org does not have")
         for clause in query.with_clauses:
             if isinstance(clause, nodes.WithDataCategory):
                 group = clause.filters[0].group
@@ -398,22 +399,5 @@ class QueryCompiler:
         scope = Scope(self.context, child, item.alias)
         link = scope.table.c[relationship.field]
         compiler = QueryCompiler(scope, subquery, self.depth + 1, link=link)
-        plan = compiler.plan_child()
+        plan = compiler.plan()
         return ChildSlot(relationship.name, plan)
-
-    def plan_child(self) -> QueryPlan:
-        """A child subquery: the plain plan, restricted to the parents' Ids."""
-        assert self.link is not None
-        query = self.query
-        self._check_clauses()
-        if isinstance(query.select_items[0].expression, nodes.CountAll) or is_aggregate_query(query):
-            raise MalformedQuery.at(
-                self.text, query.from_items[0].pos, "Only root queries support aggregate expressions"
-            )
-        where = [*self._where(), self.link.in_(bindparam("parent_ids", expanding=True))]
-        template = RecordTemplate(self.scope.sobject.name, self.columns.add(("value", "id"), self.scope.table.c.Id))
-        self.columns.add(("link",), self.link)
-        self._select_list(template)
-        order = self._order_by()
-        statement = select(*self.columns.labelled()).select_from(self.scope.from_clause).where(and_(*where))
-        return self._finish(statement, template, order)
