@@ -8,6 +8,7 @@ never used here.
 
 from __future__ import annotations
 
+import re
 import tempfile
 import threading
 from collections.abc import Iterator
@@ -16,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from cheroot import server as cheroot_server
 from cheroot import wsgi
 from cheroot.ssl.builtin import BuiltinSSLAdapter
 from flask import Flask
@@ -33,6 +35,48 @@ if TYPE_CHECKING:
     from simple_salesforce import Salesforce
 
 THREADS = 16
+_LEADING_SLASHES = re.compile(rb"^([A-Z]+ )/{2,}")
+
+
+class _RequestLineReader:
+    """Reads the request line with a run of leading slashes in its path made one.
+
+    Salesforce answers ``GET //services/data``: the sf CLI stores an instance URL with a trailing
+    slash and asks for exactly that. cheroot would read ``//services`` as an authority (a
+    proxy-style request) and refuse it, so the path is repaired before cheroot parses it.
+    """
+
+    def __init__(self, rfile: object) -> None:
+        self._rfile = rfile
+
+    def readline(self, size: int | None = None) -> bytes:
+        line = self._rfile.readline(size)  # type: ignore[attr-defined]
+        return _LEADING_SLASHES.sub(rb"\1/", line, count=1)
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._rfile, name)
+
+
+class _Request(cheroot_server.HTTPRequest):
+    def read_request_line(self) -> bool:
+        headers_reader = self.rfile
+        self.rfile = _RequestLineReader(headers_reader)
+        try:
+            return super().read_request_line()
+        finally:
+            self.rfile = headers_reader
+
+
+class _Connection(cheroot_server.HTTPConnection):
+    RequestHandlerClass = _Request
+
+
+class _WsgiServer(wsgi.Server):
+    """cheroot, a production thread-pooled WSGI server that speaks TLS itself and runs inside a thread
+    of the calling process (waitress has no TLS; gunicorn forks workers), with Salesforce's tolerance
+    for a doubled leading slash."""
+
+    ConnectionClass = _Connection
 
 
 class Server:
@@ -44,11 +88,11 @@ class Server:
     ) -> None:  # fmt: skip
         self.host = host
         self.tls = tls_files or tls.ensure()
-        self._https = wsgi.Server((host, port), app, numthreads=threads, server_name="crmarena-mock-org")
+        self._https = _WsgiServer((host, port), app, numthreads=threads, server_name="crmarena-mock-org")
         self._https.ssl_adapter = BuiltinSSLAdapter(str(self.tls.server_cert), str(self.tls.server_key))
         self._http = None
         if http_port is not None:
-            self._http = wsgi.Server((host, http_port), app, numthreads=threads, server_name="crmarena-mock-org")
+            self._http = _WsgiServer((host, http_port), app, numthreads=threads, server_name="crmarena-mock-org")
         self._threads: list[threading.Thread] = []
 
     @property

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -14,36 +13,15 @@ import pytest
 from mock_org.server import tls
 from mock_org.server.serve import RunningOrg
 
+from . import npm
 from .conftest import BULK_PRODUCTS
 
-JSFORCE = "jsforce@3"
 SCRIPT = Path(__file__).with_name("js") / "jsforce_session.js"
-_OFFLINE = ("ENOTFOUND", "EAI_AGAIN", "ECONNREFUSED", "ETIMEDOUT", "ENETUNREACH", "network")
-
-
-def _cache() -> Path:
-    root = os.environ.get("CRMARENA_CACHE_DIR") or Path.home() / ".cache" / "crmarena"
-    return Path(root) / "npm" / JSFORCE.replace("@", "-")
 
 
 @pytest.fixture(scope="module")
 def node_modules() -> Path:
-    """jsforce from the npm registry, installed once into the cache (skipped only when npm cannot reach it)."""
-    if shutil.which("node") is None or shutil.which("npm") is None:
-        pytest.skip("node and npm are not installed")
-    target = _cache()
-    modules = target / "node_modules"
-    if not (modules / "jsforce" / "package.json").exists():
-        target.mkdir(parents=True, exist_ok=True)
-        result = subprocess.run(
-            ["npm", "install", "--prefix", str(target), "--no-audit", "--no-fund", "--loglevel=error", JSFORCE],
-            capture_output=True, text=True, timeout=300,
-        )  # fmt: skip
-        if result.returncode != 0:
-            if any(marker in result.stderr for marker in _OFFLINE):
-                pytest.skip(f"the npm registry is unreachable: {result.stderr.strip()[-300:]}")
-            raise RuntimeError(f"npm install {JSFORCE} failed:\n{result.stderr}")
-    return modules
+    return npm.installed("jsforce@3")
 
 
 @pytest.fixture(scope="module")

@@ -3,6 +3,7 @@ errors, and a genuine bug is logged and answered as UNKNOWN_EXCEPTION JSON."""
 
 from __future__ import annotations
 
+import http.client
 import json
 import logging
 
@@ -79,3 +80,21 @@ def test_a_bug_is_logged_and_answered_as_unknown_exception(
     assert body[0]["errorCode"] == "UNKNOWN_EXCEPTION" and "secret" not in body[0]["message"]
     assert "Traceback" not in answer.get_data(as_text=True)
     assert "secret internal detail" in caplog.text
+
+
+@pytest.mark.parametrize("prefix", ["//", "///"])
+def test_a_doubled_leading_slash_reaches_the_api(running: RunningOrg, prefix: str) -> None:
+    """The sf CLI keeps its instance URL with a trailing slash and asks for //services/data/...; a
+    real org answers, so the mock must too (cheroot alone reads //services as a proxy authority)."""
+    token = Client("https", running).token
+    connection = http.client.HTTPConnection("127.0.0.1", running.server.http_port, timeout=10)
+    try:
+        connection.request("GET", f"{prefix}services/data/v62.0/query?q=SELECT+Name+FROM+Organization",
+                           headers={"Authorization": f"Bearer {token}"})  # fmt: skip
+        response = connection.getresponse()
+        body = json.loads(response.read())
+    finally:
+        connection.close()
+    assert response.status == 200, body
+    assert body["records"][0]["Name"] == "Tiny Test Org"
+    assert body["records"][0]["attributes"]["url"].startswith("/services/data/v62.0/sobjects/Organization/")

