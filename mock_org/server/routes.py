@@ -47,6 +47,7 @@ ROUTES = [
     Route(D + "/queryAll/<locator>", query.query_more),
     Route(D + "/search/", search.search),
     Route(D + "/limits/", meta.limits),
+    Route(D + "/recent/", meta.recent),
     Route(D + "/sobjects/", sobjects.describe_global),
     Route(D + "/sobjects/<sobject>/", sobjects.metadata),
     Route(D + "/sobjects/<sobject>/", sobjects.create, ("POST",)),

@@ -363,3 +363,11 @@ def test_what_the_sf_cli_asks_at_login(client: Client) -> None:
     )
     organization = client.get("/services/data/v62.0/query", params={"q": soql}).json()["records"][0]
     assert organization["IsSandbox"] is False and organization["InstanceName"] == "TT1"
+
+
+def test_recently_viewed_is_empty_for_an_api_only_org(client: Client) -> None:
+    for path in (f"{V}/recent", f"{V}/recent/?limit=10"):
+        answer = client.get(path)
+        assert answer.status == 200 and answer.json() == []
+    assert client.get(f"{V}/sobjects/Account").json()["recentItems"] == []
+    assert_error(client.get(f"{V}/recent", token=None), 401, "INVALID_SESSION_ID")

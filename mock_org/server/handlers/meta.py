@@ -34,6 +34,13 @@ def resources(version: str) -> Response:
     return json_response(body)
 
 
+def recent(version: str) -> Response:
+    """``GET /recent``: the user's recently viewed records. Records become recently viewed in the
+    Salesforce UI (or through SOQL's FOR VIEW, which the API refuses here), so an org used only through
+    the API has none, as its ``sobjects/{Object}`` ``recentItems`` say too."""
+    return json_response([])
+
+
 def limits(version: str) -> Response:
     return json_response(state().usage.limits())
 
