@@ -197,6 +197,11 @@ class Org:
         sobject = self.sobject(name)
         self._write(lambda connection: self.writer.delete(connection, sobject, record_id, user_id))
 
+    def purge(self, name: str, record_id: str) -> None:
+        """Hard delete: the record is gone for good, even from ``queryAll`` (Bulk API ``hardDelete``)."""
+        sobject = self.sobject(name)
+        self._write(lambda connection: self.writer.purge(connection, sobject, record_id))
+
     def undelete(self, name: str, record_id: str, *, user_id: str) -> None:
         sobject = self.sobject(name)
         self._write(lambda connection: self.writer.undelete(connection, sobject, record_id, user_id))

@@ -1,4 +1,4 @@
-"""Create, update, upsert, delete and undelete, with the checks and errors of a real org.
+"""Create, update, upsert, delete, undelete and purge (hard delete), with the checks and errors of a real org.
 
 Every operation validates the whole record first and then writes it; a batch of operations runs in
 one transaction, so it lands entirely or not at all (composite allOrNone). Audit fields, calculated
@@ -151,15 +151,35 @@ class Writer:
             raise EntityIsDeleted("entity is deleted")
         self._set_deleted(connection, sobject, row["Id"], True, user_id)
         # Master-detail children go to the recycle bin with their parent.
+        for child, child_id in self._detail_rows(connection, sobject, row["Id"]):
+            self.delete(connection, child, child_id, user_id)
+
+    def purge(self, connection: Connection, sobject: SObject, record_id: str) -> None:
+        """Hard delete: the row is gone for good, not in the recycle bin (Bulk API ``hardDelete``).
+
+        Master-detail children go with it, as they do to the recycle bin on a delete. Lookups that
+        point at the record keep its Id, as they do after a delete.
+        """
+        row = self.existing(connection, sobject, record_id)
+        if row["IsDeleted"]:
+            raise EntityIsDeleted("entity is deleted")
+        for child, child_id in self._detail_rows(connection, sobject, row["Id"]):
+            self.purge(connection, child, child_id)
+        table = self.storage.table(sobject)
+        connection.execute(table.delete().where(table.c.Id == row["Id"]))
+
+    def _detail_rows(self, connection: Connection, sobject: SObject, record_id: str) -> list[tuple[SObject, str]]:
+        """The live master-detail children of a record: they share its fate on delete and purge."""
+        found = []
         for relationship in sobject.child_relationships.values():
             if relationship.cascade_delete:
                 child = self.schema[relationship.child_sobject]
                 table = self.storage.table(child)
                 child_ids = connection.execute(
-                    select(table.c.Id).where(table.c[relationship.field] == row["Id"], table.c.IsDeleted == 0)
+                    select(table.c.Id).where(table.c[relationship.field] == record_id, table.c.IsDeleted == 0)
                 ).scalars()
-                for child_id in list(child_ids):
-                    self.delete(connection, child, child_id, user_id)
+                found += [(child, child_id) for child_id in child_ids]
+        return found
 
     def undelete(self, connection: Connection, sobject: SObject, record_id: str, user_id: str) -> None:
         row = self.existing(connection, sobject, record_id)
