@@ -145,6 +145,54 @@ class InvalidReplicationDate(SalesforceError):
     error_code = "INVALID_REPLICATION_DATE"
 
 
+class AsyncApiError(SalesforceError):
+    """Bulk API 1.0 (``/services/async``) has exception codes of its own, in CamelCase, sent as
+    ``<error><exceptionCode>…`` or ``{"exceptionCode", "exceptionMessage"}`` (salesforce_api.md §5.1).
+    The codes are the Bulk API Developer Guide's "Errors" list
+    (https://developer.salesforce.com/docs/atlas.en-us.api_asynch.meta/api_asynch/asynch_api_reference_errors.htm)
+    and forcedotcom/wsc's ``AsyncExceptionCode`` (InvalidVersion, UnsupportedContentType)."""
+
+
+class ClientInputError(AsyncApiError):
+    error_code = "ClientInputError"
+
+
+class ExceededQuota(AsyncApiError):
+    error_code = "ExceededQuota"
+
+
+class InvalidBatch(AsyncApiError):
+    error_code = "InvalidBatch"
+
+
+class InvalidJob(AsyncApiError):
+    error_code = "InvalidJob"
+
+
+class InvalidJobState(AsyncApiError):
+    error_code = "InvalidJobState"
+
+
+class InvalidUrl(AsyncApiError):
+    error_code = "InvalidUrl"
+
+
+class InvalidUser(AsyncApiError):
+    error_code = "InvalidUser"
+
+
+class InvalidVersion(AsyncApiError):
+    error_code = "InvalidVersion"
+
+
+class InvalidXml(AsyncApiError):
+    error_code = "InvalidXML"
+
+
+class UnsupportedContentType(AsyncApiError):
+    error_code = "UnsupportedContentType"
+
+
 # Message templates, worded as real orgs word them (reference/soql_sosl.md §6, salesforce_api.md §5.3).
 NO_SUCH_COLUMN = (
     "No such column '{field}' on entity '{sobject}'. If you are attempting to use a custom field, be sure to "

@@ -6,10 +6,12 @@ from __future__ import annotations
 from flask import Flask, Response, g, request
 
 from ..auth import Authenticator
+from ..ids import IdMinter
 from ..org import Org
 from . import errors
+from .bulk1_jobs import Bulk1Jobs
 from .bulk_jobs import JobStore
-from .routes import ROUTES, VersionConverter, endpoint
+from .routes import CONVERTERS, ROUTES, endpoint
 from .settings import Settings
 from .state import EXTENSION, ServerState, access_token, state
 from .usage import ApiUsage
@@ -21,9 +23,10 @@ def create_app(org: Org, settings: Settings | None = None) -> Flask:
     settings = settings or Settings()
     app = Flask(__name__)
     app.config["MAX_CONTENT_LENGTH"] = settings.max_body_bytes
-    app.url_map.converters["version"] = VersionConverter
+    app.url_map.converters.update(CONVERTERS)
     auth = Authenticator(org.storage, settings.auth)
-    app.extensions[EXTENSION] = ServerState(org, settings, auth, ApiUsage(settings.daily_api_requests), JobStore(org))
+    usage, minter = ApiUsage(settings.daily_api_requests), IdMinter()  # one Id sequence for both Bulk APIs' jobs
+    app.extensions[EXTENSION] = ServerState(org, settings, auth, usage, JobStore(org, minter), Bulk1Jobs(org, minter))
     for route in ROUTES:
         # Both spellings, never a redirect: clients differ on the trailing slash (routes.py).
         for rule in {route.rule, route.rule.rstrip("/") or "/"}:

@@ -17,9 +17,13 @@ def read_json() -> Any:
     serves sends it). A missing Content-Type is read as JSON, as Salesforce does.
     """
     content_type = (request.mimetype or "").lower()
-    raw = request.get_data(cache=True)
     if content_type and not content_type.endswith("json"):
         raise UnsupportedMediaType(f"Content type '{request.content_type}' not supported for this resource")
+    return parse_json(request.get_data(cache=True))
+
+
+def parse_json(raw: bytes) -> Any:
+    """JSON text as Salesforce's parser reads it: UTF-8, no NaN, and Jackson's wording for what is wrong."""
     if not raw.strip():
         raise JsonParserError("The request body is empty; a JSON body is required")
     try:

@@ -11,45 +11,37 @@ from __future__ import annotations
 import base64
 import csv
 import io
-import threading
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..columns import csv_header
 from ..errors import InsufficientAccessOrReadonly, InvalidOperation, NotFound, SalesforceError
-from ..ids import IdMinter
-from ..org import Org
-from ..values import format_datetime, java_double
+from ..values import format_datetime
+from .bulk_common import (
+    DML_OPERATIONS,
+    QUERY_OPERATIONS,
+    BulkJob,
+    JobRegistry,
+    csv_text,
+    error_text,
+    row_data,
+    run_query,
+    write_record,
+)
 
 DELIMITERS = {"COMMA": ",", "TAB": "\t", "PIPE": "|", "SEMICOLON": ";", "CARET": "^", "BACKQUOTE": "`"}
 LINE_ENDINGS = {"LF": "\n", "CRLF": "\r\n"}
-QUERY_OPERATIONS = frozenset({"query", "queryAll"})
-INGEST_OPERATIONS = frozenset({"insert", "update", "upsert", "delete", "hardDelete"})
-NULL_VALUE = "#N/A"  # how a CSV row sets a field to null (an empty cell leaves it as it is)
 
 
 @dataclass
-class Job:
-    id: str
-    operation: str
-    sobject: str
-    created_by: str
-    created: str
-    version: str
+class Job(BulkJob):
     delimiter: str = "COMMA"
     line_ending: str = "LF"
-    external_id: str | None = None
-    state: str = "Open"
     error_message: str | None = None
     header: list[str] = field(default_factory=list)
     rows: list[list[str]] = field(default_factory=list)  # query results, or the uploaded rows
     successes: list[list[str]] = field(default_factory=list)
     failures: list[list[str]] = field(default_factory=list)
     modstamp: str = ""
-
-    @property
-    def is_query(self) -> bool:
-        return self.operation in QUERY_OPERATIONS
 
     def info(self) -> dict[str, Any]:
         """The job as ``GET jobs/{query|ingest}/{id}`` shows it."""
@@ -78,36 +70,24 @@ class Job:
         return body
 
 
-class JobStore:
-    """The jobs of one server, by Id. Thread-safe."""
-
-    def __init__(self, org: Org) -> None:
-        self.org = org
-        self._jobs: dict[str, Job] = {}
-        self._lock = threading.Lock()
-        self._minter = IdMinter()
+class JobStore(JobRegistry[Job]):
+    """The Bulk API 2.0 jobs of one server, by Id."""
 
     def _new(self, **values: Any) -> Job:
-        job = Job(id=self._minter.mint("750"), created=format_datetime(self.org.clock.now()), **values)
-        with self._lock:
-            self._jobs[job.id] = job
-        return job
+        job = Job(id=self.minter.mint("750"), created=format_datetime(self.org.clock.now()), **values)
+        return self._add(job.id, job)
 
     def get(self, job_id: str, *, query: bool) -> Job:
-        with self._lock:
-            job = self._jobs.get(job_id)
+        job = self.find(job_id)
         if job is None or job.is_query != query:
             raise NotFound("The requested resource does not exist")
         return job
 
     def list(self, *, query: bool) -> list[Job]:
-        with self._lock:
-            return [job for job in self._jobs.values() if job.is_query == query]
+        return [job for job in self._all() if job.is_query == query]
 
     def delete(self, job_id: str, *, query: bool) -> None:
-        job = self.get(job_id, query=query)
-        with self._lock:
-            self._jobs.pop(job.id, None)
+        self._remove(self.get(job_id, query=query).id)
 
     # ------------------------------------------------------------------- query jobs
 
@@ -117,23 +97,13 @@ class JobStore:
             raise InvalidOperation(f"Invalid operation for a query job: {operation}")
         soql = spec.get("query")
         delimiter, line_ending = _format(spec)
-        columns = self.org.query_columns(soql, user_id=user_id)  # a bad query fails here, as it does on a real org
-        job = self._new(operation=operation, sobject=columns["entityName"], created_by=user_id, version=version,
+        # A bad query fails here, before any job exists, as it does on a real org.
+        result = run_query(self.org, soql, include_deleted=operation == "queryAll", user_id=user_id, version=version)
+        job = self._new(operation=operation, sobject=result.sobject, created_by=user_id, version=version,
                         delimiter=delimiter, line_ending=line_ending, state="UploadComplete")  # fmt: skip
-        job.header = csv_header(columns["columnMetadata"])
-        datetimes = _datetime_columns(columns["columnMetadata"])
-        for record in self._all_records(soql, operation == "queryAll", user_id, version):
-            job.rows.append([_cell(_lookup(record, path), path in datetimes) for path in job.header])
+        job.header, job.rows = result.table()
         job.state = "JobComplete"
         return job
-
-    def _all_records(self, soql: str, include_deleted: bool, user_id: str, version: str) -> list[dict[str, Any]]:
-        page = self.org.query(soql, include_deleted=include_deleted, version=version, user_id=user_id)
-        records = list(page["records"])
-        while not page["done"]:
-            page = self.org.query_more(page["nextRecordsUrl"].rsplit("/", 1)[1], version=version)
-            records += page["records"]
-        return records
 
     def results(self, job_id: str, *, locator: str | None, max_records: int | None) -> tuple[str, int, str]:
         """One page of a query job's CSV: the text, its number of records, and the next locator (or "null")."""
@@ -151,7 +121,7 @@ class JobStore:
         if self.org.read_only:
             raise InsufficientAccessOrReadonly("This org is read-only; it accepts queries and searches, not writes.")
         operation = spec.get("operation")
-        if operation not in INGEST_OPERATIONS:
+        if operation not in DML_OPERATIONS:
             raise InvalidOperation(f"Invalid operation for an ingest job: {operation}")
         sobject = self.org.sobject(str(spec.get("object") or "")).name
         external_id = spec.get("externalIdFieldName")
@@ -190,40 +160,16 @@ class JobStore:
 
     def _run_ingest(self, job: Job) -> None:
         for row in job.rows:
-            data = {
-                name: (None if value == NULL_VALUE else value) for name, value in zip(job.header, row, strict=False)
-            }
-            data = {name: value for name, value in data.items() if value != ""}
+            data = row_data(job.header, row)
             try:
-                record_id, created = self._write(job, data)
+                record_id, created = write_record(self.org, job.operation, job.sobject, data,
+                                                  external_id=job.external_id, user_id=job.created_by)  # fmt: skip
             except SalesforceError as error:
-                fields = ",".join(error.fields or [])
-                job.failures.append(
-                    [str(data.get("Id") or ""), f"{error.error_code}:{error.message}:{fields} --", *row]
-                )
+                job.failures.append([str(data.get("Id") or ""), error_text(error), *row])
             else:
                 job.successes.append([record_id, "true" if created else "false", *row])
         job.state = "JobComplete"
         job.modstamp = format_datetime(self.org.clock.now())
-
-    def _write(self, job: Job, data: dict[str, Any]) -> tuple[str, bool]:
-        org, user = self.org, job.created_by
-        if job.operation == "insert":
-            return org.create(job.sobject, data, user_id=user), True
-        if job.operation == "upsert":
-            field_name = str(job.external_id)
-            value = next((v for k, v in data.items() if k.lower() == field_name.lower()), None)
-            if value is None:
-                raise InvalidOperation(f"Missing value for the external ID field {field_name}", [field_name])
-            return org.upsert(job.sobject, field_name, str(value), data, user_id=user)
-        record_id = str(next((v for k, v in data.items() if k.lower() == "id"), "") or "")
-        if not record_id:
-            raise InvalidOperation("Id not specified in an update or delete call", ["Id"])
-        if job.operation == "update":
-            org.update(job.sobject, record_id, {k: v for k, v in data.items() if k.lower() != "id"}, user_id=user)
-        else:
-            org.delete(job.sobject, record_id, user_id=user)
-        return record_id, False
 
     def ingest_results(self, job_id: str, kind: str) -> str:
         """``successfulResults``, ``failedResults`` or ``unprocessedrecords`` of an ingest job as CSV."""
@@ -246,38 +192,6 @@ def _format(spec: dict[str, Any]) -> tuple[str, str]:
     return delimiter, line_ending
 
 
-def _datetime_columns(columns: list[dict[str, Any]], prefix: str = "") -> set[str]:
-    found = set()
-    for column in columns:
-        path = prefix + column["columnName"]
-        if column["joinColumns"] and not column["aggregate"]:
-            found |= _datetime_columns(column["joinColumns"], path + ".")
-        elif column["apexType"] == "Datetime":
-            found.add(path)
-    return found
-
-
-def _lookup(record: dict[str, Any] | None, path: str) -> Any:
-    for part in path.split("."):
-        if not isinstance(record, dict):
-            return None
-        record = record.get(part)
-    return record
-
-
-def _cell(value: Any, is_datetime: bool) -> str:
-    """A value as Bulk API CSV writes it: empty for null, true/false, Java doubles, datetimes ending in Z."""
-    if value is None:
-        return ""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, float):
-        return java_double(value)
-    if is_datetime and isinstance(value, str) and value.endswith("+0000"):
-        return value[:-5] + "Z"
-    return str(value)
-
-
 def _offset(locator: str | None) -> int:
     if not locator or locator == "null":
         return 0
@@ -288,9 +202,4 @@ def _offset(locator: str | None) -> int:
 
 
 def _csv(job: Job, rows: list[list[str]]) -> str:
-    out = io.StringIO()
-    writer = csv.writer(
-        out, delimiter=DELIMITERS[job.delimiter], lineterminator=LINE_ENDINGS[job.line_ending], quoting=csv.QUOTE_ALL
-    )
-    writer.writerows(rows)
-    return out.getvalue()
+    return csv_text(rows, delimiter=DELIMITERS[job.delimiter], line_ending=LINE_ENDINGS[job.line_ending])

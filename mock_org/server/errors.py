@@ -4,7 +4,9 @@ REST errors are the JSON array ``[{"message", "errorCode", "fields"?}]`` (refere
 §5); CRMArena's harness ``ast.literal_eval``s what simple-salesforce prints of it, so it must stay a
 list of plain dicts. Routing errors (unknown URL, wrong verb) get the same array; anything
 unexpected is logged and answered as UNKNOWN_EXCEPTION, never as an HTML page or a traceback. The
-login endpoints speak their own protocols: a SOAP fault, or an OAuth error object.
+login endpoints speak their own protocols: a SOAP fault, or an OAuth error object; Bulk API 1.0
+(``/services/async``) its own error document, ``exceptionCode`` and ``exceptionMessage`` in XML or JSON,
+with status 400 for all but a server fault (Bulk API Developer Guide, "HTTP Status Codes").
 """
 
 from __future__ import annotations
@@ -16,7 +18,10 @@ from html import escape
 from flask import Flask, Response, request
 from werkzeug.exceptions import HTTPException
 
-from ..errors import MultipleRecords, SalesforceError
+from ..errors import AsyncApiError, MultipleRecords, SalesforceError
+from .bulk1_documents import error_document
+from .handlers.bulk1 import reply_format
+from .state import state
 from .wire import json_response
 
 log = logging.getLogger(__name__)
@@ -41,6 +46,14 @@ CODE_BY_HTTP_STATUS = {
     415: "UNSUPPORTED_MEDIA_TYPE",
 }
 NOT_FOUND_MESSAGE = "The requested resource does not exist"
+# REST errors that can reach a Bulk API 1.0 request (the session check, the allowance), as its codes.
+ASYNC_CODE_BY_REST_CODE = {
+    "INVALID_SESSION_ID": "InvalidSessionId",
+    "REQUEST_LIMIT_EXCEEDED": "ExceededQuota",
+    "INSUFFICIENT_ACCESS_OR_READONLY": "InvalidUser",
+}
+# Bulk API 1.0 says "Invalid session id" whatever the reason (simple-salesforce issue #619, apache/camel #826).
+ASYNC_SESSION_MESSAGE = "Invalid session id"
 
 
 def status_of(error: SalesforceError) -> int:
@@ -55,6 +68,11 @@ def error_body(code: str, message: str, fields: list[str] | None = None) -> list
 
 
 def salesforce_error(error: SalesforceError) -> Response:
+    if _is_async():
+        code = error.error_code if isinstance(error, AsyncApiError) else ASYNC_CODE_BY_REST_CODE.get(error.error_code)
+        if code == "InvalidSessionId":
+            return async_error(code, ASYNC_SESSION_MESSAGE)
+        return async_error(code or "ClientInputError", error.message)
     if isinstance(error, MultipleRecords):
         # 300 Multiple Choices with the matching records' URLs, as get_by_custom_id and upsert see it.
         version = (request.view_args or {}).get("version", "59.0")
@@ -65,6 +83,12 @@ def salesforce_error(error: SalesforceError) -> Response:
 
 def http_error(error: HTTPException) -> Response:
     status = error.code or 500
+    if _is_async():
+        if status == 405:
+            return async_error("InvalidUrl", f"HTTP Method '{request.method}' not allowed for {request.path}", 405)
+        if status == 404:
+            return async_error("InvalidUrl", f"Invalid URL: {request.path}")
+        return async_error("ClientInputError", error.description or error.name)
     if status == 404:
         message = NOT_FOUND_MESSAGE
     elif status == 405:
@@ -79,7 +103,21 @@ def unexpected_error(error: Exception) -> Response:
     error_id = f"{secrets.randbelow(10**9)}-{secrets.randbelow(10**5)} ({-secrets.randbelow(10**9)})"
     log.exception("unexpected error %s on %s %s", error_id, request.method, request.path, exc_info=error)
     message = f"An unexpected error occurred. Please include this ErrorId if you contact support: {error_id}"
+    if _is_async():
+        return async_error("Unknown", message, 500)
     return json_response(error_body("UNKNOWN_EXCEPTION", message), 500)
+
+
+def _is_async() -> bool:
+    return request.path.lstrip("/").startswith("services/async/")
+
+
+def async_error(code: str, message: str, status: int = 400) -> Response:
+    """A Bulk API 1.0 error, in the format of the request, or else of the job it names (XML by default)."""
+    job_id = (request.view_args or {}).get("job_id")
+    job = state().bulk1.find(job_id) if job_id else None
+    body, content_type = error_document(code, message, reply_format(job))
+    return Response(body, status=status, content_type=content_type)
 
 
 def register(app: Flask) -> None:

@@ -1,7 +1,8 @@
 """The URL table: one line per pattern, the handler, its methods, and whether it needs a session.
 
 Rules ending in ``/`` are also bound without it (app.py): simple-salesforce
-sends ``query/?q=`` and ``sobjects/Account/``, jsforce and the sf CLI ``query?q=`` and ``sobjects``.
+sends ``query/?q=`` and ``sobjects/Account/``, jsforce and the sf CLI ``query?q=`` and ``sobjects``
+(and Salesforce's Java client ``async/59.0/job/``, jsforce ``async/59.0/job``).
 Login endpoints match on any path prefix, because simple-salesforce pastes its ``domain`` argument
 (``127.0.0.1:8443/login``) in front of ``.salesforce.com/services/…``.
 """
@@ -13,7 +14,7 @@ from typing import NamedTuple
 
 from werkzeug.routing import BaseConverter
 
-from .handlers import bulk2, composite, login, meta, query, search, sobjects
+from .handlers import bulk1, bulk2, composite, login, meta, query, search, sobjects
 
 
 class VersionConverter(BaseConverter):
@@ -28,6 +29,15 @@ class VersionConverter(BaseConverter):
         return f"v{value}"
 
 
+class AsyncVersionConverter(BaseConverter):
+    """``59.0`` in a Bulk API 1.0 path (``/services/async/59.0/job``), which has no ``v``."""
+
+    regex = r"\d+\.\d"
+
+
+CONVERTERS: dict[str, type[BaseConverter]] = {"version": VersionConverter, "async_version": AsyncVersionConverter}
+
+
 class Route(NamedTuple):
     rule: str
     view: Callable
@@ -36,6 +46,7 @@ class Route(NamedTuple):
 
 
 D = "/services/data/<version:version>"
+A = "/services/async/<async_version:version>"
 RESULTS = "<any(successfulResults, failedResults, unprocessedrecords, unprocessedRecords):kind>"
 
 ROUTES = [
@@ -72,6 +83,13 @@ ROUTES = [
     Route(D + "/jobs/query/<job_id>/results/", bulk2.query_results),
     Route(D + "/jobs/ingest/<job_id>/batches/", bulk2.upload, ("PUT",)),
     Route(D + f"/jobs/ingest/<job_id>/{RESULTS}/", bulk2.ingest_results),
+    Route(A + "/job/", bulk1.create_job, ("POST",)),
+    Route(A + "/job/<job_id>/", bulk1.job, ("GET", "POST")),
+    Route(A + "/job/<job_id>/batch/", bulk1.batches, ("GET", "POST")),
+    Route(A + "/job/<job_id>/batch/<batch_id>/", bulk1.batch),
+    Route(A + "/job/<job_id>/batch/<batch_id>/request/", bulk1.batch_request),
+    Route(A + "/job/<job_id>/batch/<batch_id>/result/", bulk1.batch_result),
+    Route(A + "/job/<job_id>/batch/<batch_id>/result/<result_id>/", bulk1.query_result),
     Route("/services/oauth2/userinfo", meta.userinfo),
     Route("/id/<org_id>/<user_id>", meta.identity, protected=False),
     Route("/services/Soap/u/<soap_version>", login.soap, ("POST",), protected=False),

@@ -1,5 +1,5 @@
-"""What the handlers share: the org, the authenticator, the usage counter and the bulk jobs of one app,
-and the current request's session. Handlers keep no state of their own."""
+"""What the handlers share: the org, the authenticator, the usage counter and the jobs of both Bulk APIs
+of one app, and the current request's session. Handlers keep no state of their own."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from flask import current_app, g, request
 
 from ..auth import Authenticator, Session
 from ..org import Org
+from .bulk1_jobs import Bulk1Jobs
 from .bulk_jobs import JobStore
 from .settings import Settings
 from .usage import ApiUsage
@@ -22,7 +23,8 @@ class ServerState:
     settings: Settings
     auth: Authenticator
     usage: ApiUsage
-    jobs: JobStore
+    jobs: JobStore  # Bulk API 2.0
+    bulk1: Bulk1Jobs  # Bulk API 1.0
 
 
 def state() -> ServerState:

@@ -18,9 +18,12 @@ import pytest
 import requests
 from cryptography.hazmat.primitives.asymmetric import rsa
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+from flask.testing import FlaskClient
 
 from mock_org.auth import AuthConfig
+from mock_org.org import Org
 from mock_org.server import tls
+from mock_org.server.app import create_app
 from mock_org.server.serve import RunningOrg, serve_org
 from mock_org.server.settings import Settings
 from tests.mock_org.builder import ADMIN, build_org, rid
@@ -78,6 +81,18 @@ def running(org_dump: Path, tls_files: tls.TlsFiles, jwt_key: rsa.RSAPrivateKey)
     settings = Settings(auth=AuthConfig(jwt_public_key=public_pem(jwt_key)))
     with serve_org(org_dump, today="2023-05-15", http_port=0, tls_files=tls_files, settings=settings) as served:
         yield served
+
+
+@pytest.fixture
+def read_only_app(running: RunningOrg) -> Iterator[tuple[FlaskClient, str]]:
+    """The session's org served read-only, in-process: a test client and an administrator's access token."""
+    org = Org(running.org.storage.path, clock=running.org.clock, read_only=True)
+    try:
+        app = create_app(org)
+        auth = app.extensions["crmarena"].auth
+        yield app.test_client(), auth.issue(auth.admin)
+    finally:
+        org.close()
 
 
 @pytest.fixture

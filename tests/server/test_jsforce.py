@@ -1,5 +1,6 @@
 """End to end with unmodified jsforce (npm, installed by the test run itself into the project's cache):
-SOAP login, query with autoFetch over several pages, queryAll, search, CRUD, identity, errors."""
+SOAP login, query with autoFetch over several pages, queryAll, search, CRUD, identity, errors, and the
+Bulk API 1.0 client (``conn.bulk``: XML jobs, CSV data)."""
 
 from __future__ import annotations
 
@@ -12,11 +13,12 @@ import pytest
 
 from mock_org.server import tls
 from mock_org.server.serve import RunningOrg
+from tests.mock_org.conftest import CONTACTS
 
 from . import npm
 from .conftest import BULK_PRODUCTS
 
-SCRIPT = Path(__file__).with_name("js") / "jsforce_session.js"
+JS = Path(__file__).with_name("js")
 
 
 @pytest.fixture(scope="module")
@@ -24,8 +26,8 @@ def node_modules() -> Path:
     return npm.installed("jsforce@3")
 
 
-@pytest.fixture(scope="module")
-def session(node_modules: Path, running: RunningOrg, tls_files: tls.TlsFiles) -> dict:
+def run_script(name: str, node_modules: Path, running: RunningOrg, tls_files: tls.TlsFiles) -> dict:
+    """Run one of js/'s scripts against the session's server; it prints what it saw as one JSON object."""
     env = {
         **os.environ,
         "NODE_PATH": str(node_modules),
@@ -35,9 +37,14 @@ def session(node_modules: Path, running: RunningOrg, tls_files: tls.TlsFiles) ->
         "SF_USERNAME": running.username,
         "SF_PASSWORD": running.password + running.security_token,
     }
-    result = subprocess.run(["node", str(SCRIPT)], capture_output=True, text=True, env=env, timeout=120)
+    result = subprocess.run(["node", str(JS / name)], capture_output=True, text=True, env=env, timeout=120)
     assert result.returncode == 0, result.stderr
     return json.loads(result.stdout)
+
+
+@pytest.fixture(scope="module")
+def session(node_modules: Path, running: RunningOrg, tls_files: tls.TlsFiles) -> dict:
+    return run_script("jsforce_session.js", node_modules, running, tls_files)
 
 
 def test_login(session: dict, running: RunningOrg) -> None:
@@ -71,3 +78,53 @@ def test_plain_http(session: dict, running: RunningOrg) -> None:
 def test_errors_arrive_as_http_api_errors(session: dict) -> None:
     assert session["error"]["errorCode"] == "MALFORMED_QUERY"
     assert "ERROR at Row:1:Column:" in session["error"]["message"]
+
+
+# ----------------------------------------------------------------------------- Bulk API 1.0
+
+
+@pytest.fixture(scope="module")
+def bulk(node_modules: Path, running: RunningOrg, tls_files: tls.TlsFiles) -> dict:
+    return run_script("jsforce_bulk1.js", node_modules, running, tls_files)
+
+
+def test_bulk_query_streams_csv_records(bulk: dict) -> None:
+    assert [record["Id"] for record in bulk["query"]] == [CONTACTS[1], CONTACTS[2], CONTACTS[3], CONTACTS[0]]
+    first = bulk["query"][0]
+    assert first["Name"] == "Jürgen Groß" and first["Account.Name"] == "Jürgen Groß"  # dotted CSV header
+    assert first["CreatedDate"].endswith(".000Z")
+    assert bulk["emptyQuery"] == []
+
+
+def test_bulk_query_failure_carries_the_batch_state_message(bulk: dict) -> None:
+    assert bulk["queryError"]["message"].startswith("InvalidBatch : Failed to process query: INVALID_FIELD: ")
+
+
+def test_bulk_load_insert_update_and_delete(bulk: dict) -> None:
+    first, second, failed = bulk["insert"]
+    assert first["success"] and first["created"] and first["id"].startswith("a1M") and first["errors"] == []
+    assert second["success"] and second["id"] != first["id"]
+    assert failed == {"id": None, "success": False, "created": False,
+                      "errors": ["REQUIRED_FIELD_MISSING:Required fields are missing: [Name]:Name --"]}  # fmt: skip
+    assert bulk["update"] == [{"id": first["id"], "success": True, "created": False, "errors": []}]
+    assert bulk["updated"] == "updated by bulk"
+    assert [result["success"] for result in bulk["delete"]] == [True, True]
+    assert bulk["deletedRows"] == [True, True]
+
+
+def test_bulk_load_upsert_by_external_id_and_hard_delete(bulk: dict) -> None:
+    assert bulk["upsert"][0]["created"] is True and bulk["upsert"][0]["id"].startswith("01t")
+    assert bulk["upsertAgain"] == [{"id": bulk["upsert"][0]["id"], "success": True, "created": False, "errors": []}]
+    assert bulk["upsertedName"] == "jsforce bulk v2"
+    assert bulk["hardDelete"][0]["success"] is True and bulk["purgedRows"] == 0
+
+
+def test_bulk_job_and_batch_api(bulk: dict) -> None:
+    api = bulk["jobApi"]
+    assert api["jobId"].startswith("750") and api["batchId"].startswith("751")
+    assert (api["queuedState"], api["checkedState"], api["jobState"]) == ("Queued", "Completed", "Open")
+    assert api["listed"] == [api["batchId"]] and api["contentType"] == "CSV"
+    assert api["retrieved"][0]["success"] is True
+    assert api["closedState"] == "Closed" and api["processed"] == "1"
+    assert bulk["aborted"] == "Aborted"
+    assert bulk["closedJobError"]["name"] == "InvalidJob"

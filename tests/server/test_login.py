@@ -11,9 +11,9 @@ from xml.dom import minidom
 import jwt
 import pytest
 from cryptography.hazmat.primitives.asymmetric import rsa
+from flask.testing import FlaskClient
 
 from mock_org.auth import DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET, AuthConfig, default_password, default_security_token
-from mock_org.org import Org
 from mock_org.server.app import create_app
 from mock_org.server.serve import RunningOrg
 from mock_org.server.settings import Settings
@@ -216,21 +216,15 @@ def test_the_daily_api_allowance_is_enforced(running: RunningOrg) -> None:
     assert refused.get_json() == [{"message": "TotalRequests Limit exceeded.", "errorCode": "REQUEST_LIMIT_EXCEEDED"}]
 
 
-def test_read_only_mode_refuses_writes_and_serves_reads(running: RunningOrg) -> None:
-    org = Org(running.org.storage.path, clock=running.org.clock, read_only=True)
-    try:
-        app = create_app(org)
-        auth = app.extensions["crmarena"].auth
-        web = app.test_client()
-        headers = {"Authorization": f"Bearer {auth.issue(auth.admin)}"}
-        assert web.get(f"{V}/query", query_string={"q": "SELECT Id FROM Account"}, headers=headers).status_code == 200
-        for method, path, body in [
-            ("POST", f"{V}/sobjects/Account", {"Name": "x"}),
-            ("PATCH", f"{V}/sobjects/Product2/External_ID__c/RO", {"Name": "x"}),
-            ("POST", f"{V}/jobs/ingest", {"object": "Account", "operation": "insert"}),
-        ]:
-            answer = web.open(path, method=method, json=body, headers=headers)
-            assert answer.status_code == 403, answer.get_data()
-            assert answer.get_json()[0]["errorCode"] == "INSUFFICIENT_ACCESS_OR_READONLY"
-    finally:
-        org.close()
+def test_read_only_mode_refuses_writes_and_serves_reads(read_only_app: tuple[FlaskClient, str]) -> None:
+    web, token = read_only_app
+    headers = {"Authorization": f"Bearer {token}"}
+    assert web.get(f"{V}/query", query_string={"q": "SELECT Id FROM Account"}, headers=headers).status_code == 200
+    for method, path, body in [
+        ("POST", f"{V}/sobjects/Account", {"Name": "x"}),
+        ("PATCH", f"{V}/sobjects/Product2/External_ID__c/RO", {"Name": "x"}),
+        ("POST", f"{V}/jobs/ingest", {"object": "Account", "operation": "insert"}),
+    ]:
+        answer = web.open(path, method=method, json=body, headers=headers)
+        assert answer.status_code == 403, answer.get_data()
+        assert answer.get_json()[0]["errorCode"] == "INSUFFICIENT_ACCESS_OR_READONLY"

@@ -10,11 +10,10 @@ from flask import Response, request
 
 from ...errors import UnsupportedMediaType
 from ..body import read_object
+from ..bulk_common import CSV_TYPE
 from ..bulk_jobs import JobStore
 from ..state import state, user_id
 from ..wire import json_response, no_content
-
-CSV_TYPE = "text/csv;charset=UTF-8"
 
 
 def _jobs() -> JobStore:
