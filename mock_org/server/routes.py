@@ -63,6 +63,7 @@ ROUTES = [
     Route(D + "/sobjects/<sobject>/", sobjects.metadata),
     Route(D + "/sobjects/<sobject>/", sobjects.create, ("POST",)),
     Route(D + "/sobjects/<sobject>/describe/", sobjects.describe),
+    Route(D + "/sobjects/<sobject>/describe/<path:part>", sobjects.describe_part),
     Route(D + "/sobjects/<sobject>/deleted/", sobjects.deleted),
     Route(D + "/sobjects/<sobject>/updated/", sobjects.updated),
     Route(D + "/sobjects/<sobject>/<record_id>", sobjects.retrieve),

@@ -371,3 +371,10 @@ def test_recently_viewed_is_empty_for_an_api_only_org(client: Client) -> None:
         assert answer.status == 200 and answer.json() == []
     assert client.get(f"{V}/sobjects/Account").json()["recentItems"] == []
     assert_error(client.get(f"{V}/recent", token=None), 401, "INVALID_SESSION_ID")
+
+
+def test_describe_parts_this_org_does_not_keep_are_unknown_resources(client: Client) -> None:
+    for part in ("layouts/", "layouts/012000000000000AAA", "compactLayouts"):
+        error = assert_error(client.get(f"{V}/sobjects/Case/describe/{part}"), 404, "NOT_FOUND")
+        assert error["message"] == "The requested resource does not exist"
+    assert_error(client.get(f"{V}/sobjects/Bogus__c/describe/layouts"), 404, "NOT_FOUND")

@@ -7,7 +7,7 @@ import re
 
 from flask import Response, request
 
-from ...errors import InvalidReplicationDate
+from ...errors import InvalidReplicationDate, NotFound
 from ..body import read_object
 from ..state import org, user_id
 from ..wire import json_response, no_content
@@ -48,6 +48,13 @@ def update(version: str, sobject: str, record_id: str) -> Response:
 def delete(version: str, sobject: str, record_id: str) -> Response:
     org().delete(sobject, record_id, user_id=user_id())
     return no_content()
+
+
+def describe_part(version: str, sobject: str, part: str) -> Response:
+    """``describe/layouts``, ``describe/compactLayouts`` and the like: page layouts are UI metadata
+    this org does not keep, so they answer as an unknown resource (not as an external Id lookup)."""
+    org().sobject(sobject)
+    raise NotFound("The requested resource does not exist")
 
 
 def retrieve_by_external_id(version: str, sobject: str, field: str, value: str) -> Response:
