@@ -27,8 +27,8 @@ from cryptography import x509
 from cryptography.hazmat.primitives.serialization import load_pem_public_key
 from sqlalchemy import func, select
 
-from .errors import InvalidSessionId, SalesforceError
-from .ids import make_id
+from .errors import InvalidNewPassword, InvalidSessionId, SalesforceError
+from .ids import is_id, make_id, to18
 from .storage import Storage
 
 _ITERATIONS = 20_000
@@ -61,6 +61,14 @@ def admin_secrets(config: AuthConfig, username: str) -> tuple[str, str]:
     password = config.admin_password or default_password(username)
     token = config.security_token if config.security_token is not None else default_security_token(username)
     return password, token
+
+
+def check_password_policy(password: str) -> None:
+    """The default password policy of an org: at least 8 characters, letters and numbers mixed."""
+    if len(password) < 8:
+        raise InvalidNewPassword("Your password must be at least 8 characters long.")
+    if not (any(char.isalpha() for char in password) and any(char.isdigit() for char in password)):
+        raise InvalidNewPassword("Your password must have a mix of letters and numbers.")
 
 
 @dataclass(frozen=True)
@@ -174,6 +182,15 @@ class Directory:
     def _select(self) -> Any:
         return select(*(self._users.c[name] for name in _USER_COLUMNS)).where(self._users.c.IsDeleted == 0)
 
+    def by_id(self, user_id: str) -> User | None:
+        """A user by its 15- or 18-character Id."""
+        if not is_id(user_id):
+            return None
+        query = self._select().where(self._users.c.Id == to18(user_id))
+        with self.storage.read() as connection:
+            row = connection.execute(query).mappings().first()
+        return _user(row) if row else None
+
     def by_username(self, username: str) -> User | None:
         query = self._select().where(func.sf_fold(self._users.c.Username) == username.casefold())
         with self.storage.read() as connection:
@@ -276,6 +293,27 @@ class Authenticator:
         if not (with_token or alone):
             raise InvalidLogin(INVALID_LOGIN_MESSAGE)
         return user
+
+    # ------------------------------------------------------------------- passwords
+
+    def set_password(self, user: User, password: str) -> None:
+        """A new password for ``user`` (its security token stays). Like sessions, a changed password
+        lives as long as the server; a restart brings back the derived or configured one."""
+        check_password_policy(password)
+        token = self._security_token(user)
+        with self._lock:
+            self._credentials[user.username.casefold()] = _Credentials(Secret.of(password), Secret.of(password + token))
+
+    def reset_password(self, user: User) -> str:
+        """Give ``user`` a generated password and return it, as ``DELETE …/User/{id}/password`` does."""
+        password = "".join(secrets.choice(_TOKEN_ALPHABET) for _ in range(10)) + secrets.choice(string.digits)
+        self.set_password(user, password)
+        return password
+
+    def _security_token(self, user: User) -> str:
+        if user.username.casefold() == self.admin.username.casefold():
+            return admin_secrets(self.config, user.username)[1]
+        return default_security_token(user.username)
 
     def check_client(self, client_id: str | None, client_secret: str | None) -> bool:
         """Whether the connected app's consumer key and secret are right."""

@@ -69,6 +69,10 @@ class NotFound(SalesforceError):
     error_code = "NOT_FOUND"
 
 
+class InvalidNewPassword(SalesforceError):
+    error_code = "INVALID_NEW_PASSWORD"
+
+
 class MalformedId(SalesforceError):
     error_code = "MALFORMED_ID"
 

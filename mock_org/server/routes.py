@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 from werkzeug.routing import BaseConverter
 
-from .handlers import bulk1, bulk2, composite, login, meta, query, search, sobjects
+from .handlers import bulk1, bulk2, composite, login, meta, query, search, sobjects, users
 
 
 class VersionConverter(BaseConverter):
@@ -69,6 +69,7 @@ ROUTES = [
     Route(D + "/sobjects/<sobject>/<record_id>", sobjects.retrieve),
     Route(D + "/sobjects/<sobject>/<record_id>", sobjects.update, ("PATCH",)),
     Route(D + "/sobjects/<sobject>/<record_id>", sobjects.delete, ("DELETE",)),
+    Route(D + "/sobjects/User/<user_ref>/password", users.password, ("GET", "POST", "DELETE")),
     Route(D + "/sobjects/<sobject>/<field>/<path:value>", sobjects.retrieve_by_external_id),
     Route(D + "/sobjects/<sobject>/<field>/<path:value>", sobjects.upsert, ("PATCH",)),
     Route(D + "/composite/", composite.composite, ("POST",)),

@@ -228,3 +228,47 @@ def test_read_only_mode_refuses_writes_and_serves_reads(read_only_app: tuple[Fla
         answer = web.open(path, method=method, json=body, headers=headers)
         assert answer.status_code == 403, answer.get_data()
         assert answer.get_json()[0]["errorCode"] == "INSUFFICIENT_ACCESS_OR_READONLY"
+
+
+def test_the_administrator_sets_and_resets_a_users_password(client: Client) -> None:
+    """``sobjects/User/{id}/password``: GET the expiry, POST a new password (204), DELETE to reset it
+    to a generated one; the user then logs in with the new password and its unchanged security token."""
+    username, user_id = "sofia.kouris@example.com", rid("005", 1)
+    token = default_security_token(username)
+    path = f"{V}/sobjects/User/{user_id[:15]}/password"
+    assert client.get(path).json() == {"isExpired": False}
+    chosen = f"Chosen{client.kind}2024"
+    assert client.post(path, json_body={"NewPassword": chosen}).status == 204
+    login = client.post("/services/Soap/u/59.0", token=None, data=soap_login(username, chosen + token))
+    assert element(login.body, "userId") == user_id
+    assert (
+        client.post("/services/Soap/u/59.0", token=None, data=soap_login(username, default_password(username))).status
+        == 500
+    )
+    generated = client.delete(path).json()["NewPassword"]
+    assert generated != chosen and len(generated) >= 8
+    login = client.post("/services/Soap/u/59.0", token=None, data=soap_login(username, generated))
+    assert element(login.body, "userId") == user_id
+
+
+@pytest.mark.parametrize(
+    ("new", "message"),
+    [("short1", "at least 8 characters"), ("lettersonly", "mix of letters and numbers"), (None, "at least 8")],
+)
+def test_new_passwords_follow_the_policy(client: Client, new: str | None, message: str) -> None:
+    body = {} if new is None else {"NewPassword": new}
+    error = assert_error(client.post(f"{V}/sobjects/User/{rid('005', 1)}/password", json_body=body), 400,
+                         "INVALID_NEW_PASSWORD")  # fmt: skip
+    assert message in error["message"]
+
+
+def test_only_the_administrator_manages_passwords(client: Client) -> None:
+    username = "mohammad.aziz@example.com"
+    form = {"grant_type": "password", "client_id": DEFAULT_CLIENT_ID, "client_secret": DEFAULT_CLIENT_SECRET,
+            "username": username, "password": default_password(username) + default_security_token(username)}  # fmt: skip
+    agent = token_call(client, **form).json()["access_token"]
+    error = assert_error(client.get(f"{V}/sobjects/User/{rid('005', 1)}/password", token=agent), 403,
+                         "INSUFFICIENT_ACCESS")  # fmt: skip
+    assert error["message"] == "You do not have permission to view this record."
+    assert_error(client.get(f"{V}/sobjects/User/005000000000000AAA/password"), 404, "NOT_FOUND")
+    assert_error(client.get(f"{V}/sobjects/User/not-an-id/password"), 404, "NOT_FOUND")

@@ -24,7 +24,7 @@ from simple_salesforce.exceptions import (
     SalesforceResourceNotFound,
 )
 
-from mock_org.auth import DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET
+from mock_org.auth import DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET, default_security_token
 from mock_org.server import tls
 from mock_org.server.serve import RunningOrg, serve_org
 from tests.mock_org.builder import ADMIN, rid
@@ -164,6 +164,18 @@ def test_describe_calls(sf: Salesforce) -> None:
     assert sf.Case.describe()["keyPrefix"] == "500"
     assert sf.Case.metadata()["objectDescribe"]["name"] == "Case"
     assert sf.is_sandbox() is False
+
+
+def test_set_password(sf: Salesforce, running: RunningOrg) -> None:
+    """sf.set_password as the administrator; the user then logs in with it and the unchanged token."""
+    username = "sofia.kouris@example.com"
+    user_id = sf.query(f"SELECT Id FROM User WHERE Username = '{username}'")["records"][0]["Id"]
+    assert sf.set_password(user_id, "Fresh2024pass") is None
+    token = default_security_token(username)
+    again = Salesforce(username=username, password="Fresh2024pass", security_token=token, domain=domain(running))
+    assert again.query("SELECT Id FROM User WHERE Id = '005000000000000AAA'")["totalSize"] == 0
+    with pytest.raises(SalesforceMalformedRequest, match="INVALID_NEW_PASSWORD"):
+        sf.set_password(user_id, "short")
 
 
 def test_crud(sf: Salesforce) -> None:
