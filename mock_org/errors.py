@@ -143,6 +143,12 @@ class InvalidOperation(SalesforceError):
     error_code = "INVALID_OPERATION"
 
 
+class ExceededIdLimit(SalesforceError):
+    """More records in one call than it takes (200 for collections and sObject trees)."""
+
+    error_code = "EXCEEDED_ID_LIMIT"
+
+
 class InvalidReplicationDate(SalesforceError):
     """A bad ``start``/``end`` for ``sobjects/{Object}/deleted`` or ``updated``."""
 

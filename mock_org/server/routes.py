@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 from werkzeug.routing import BaseConverter
 
-from .handlers import bulk1, bulk2, composite, login, meta, query, search, sobjects, users
+from .handlers import bulk1, bulk2, composite, login, meta, query, search, sobjects, tree, users
 
 
 class VersionConverter(BaseConverter):
@@ -78,6 +78,7 @@ ROUTES = [
     Route(D + "/composite/sobjects/", composite.delete_records, ("DELETE",)),
     Route(D + "/composite/sobjects/<sobject>", composite.retrieve_records, ("GET", "POST")),
     Route(D + "/composite/sobjects/<sobject>/<field>", composite.upsert_records, ("PATCH",)),
+    Route(D + "/composite/tree/<sobject>", tree.tree, ("POST",)),
     Route(D + "/jobs/query/", bulk2.create_query_job, ("GET", "POST")),
     Route(D + "/jobs/ingest/", bulk2.create_ingest_job, ("GET", "POST")),
     Route(D + "/jobs/query/<job_id>/", bulk2.query_job, ("GET", "PATCH", "DELETE")),

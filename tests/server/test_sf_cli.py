@@ -3,7 +3,7 @@
 Opt-in (``--run-slow``): the CLI and the Node 22 it needs weigh about 500 MB and take a minute to
 install. Covers the three ways sf reaches an org (a stored access token, a bare token as the target
 org, a JWT bearer login), queries (paged, aggregate, child subqueries, queryAll), search, record
-CRUD, Bulk API 2.0 export and import, limits, and an error as sf prints it.
+CRUD, Bulk API 2.0 export and import, tree export and import, limits, and an error as sf prints it.
 """
 
 from __future__ import annotations
@@ -158,6 +158,19 @@ def test_bulk_export_and_import(sf: Sf, stored_org: str, tmp_path: Path) -> None
         ("Imported One", "Lyon"),
         ("Imported Two", "Nantes"),
     ]
+
+
+def test_tree_export_and_import(sf: Sf, stored_org: str, tmp_path: Path) -> None:
+    """``sf data export tree`` then ``import tree`` (the composite tree API): the copies keep their links."""
+    soql = "SELECT Name, (SELECT LastName FROM Contacts) FROM Account WHERE Name IN ('Patricia Walker', 'Ola Nordmann')"
+    _json(sf("data", "export", "tree", "--target-org", stored_org, "--json", "-q", soql, "--output-dir", str(tmp_path)))
+    imported = _json(sf("data", "import", "tree", "--target-org", stored_org, "--json",
+                        "--files", str(tmp_path / "Account-Contact.json")))  # fmt: skip
+    ids = {row["refId"]: row["id"] for row in imported}
+    assert sorted(ids) == ["AccountRef1", "AccountRef2", "ContactRef1", "ContactRef2"]
+    copies = _json(sf("data", "query", "--target-org", stored_org, "--json",
+                      "-q", f"SELECT LastName, AccountId FROM Contact WHERE Id IN ('{ids['ContactRef1']}', '{ids['ContactRef2']}')"))  # fmt: skip
+    assert {row["AccountId"] for row in copies["records"]} == {ids["AccountRef1"], ids["AccountRef2"]}
 
 
 def test_limits(sf: Sf, stored_org: str) -> None:

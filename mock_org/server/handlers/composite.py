@@ -17,7 +17,7 @@ from typing import Any
 from flask import Response, current_app, request
 from werkzeug.exceptions import HTTPException
 
-from ...errors import InvalidOperation, JsonParserError, SalesforceError
+from ...errors import ExceededIdLimit, InvalidOperation, JsonParserError, SalesforceError
 from .. import errors
 from ..body import read_object
 from ..state import org, user_id
@@ -166,7 +166,7 @@ def _outcome(operation: Callable[[], str], record_id: str | None = None) -> dict
 
 def _collection(operations: list[tuple[Callable[[], str], str | None]], all_or_none: bool) -> Response:
     if len(operations) > MAX_RECORDS:
-        raise InvalidOperation(f"record limit reached. cannot submit more than {MAX_RECORDS} records into this call")
+        raise ExceededIdLimit(f"record limit reached. cannot submit more than {MAX_RECORDS} records into this call")
     outcomes: list[dict[str, Any]] = []
     with _all_or_none(all_or_none):
         outcomes = [_outcome(operation, record_id) for operation, record_id in operations]
