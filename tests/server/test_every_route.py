@@ -58,7 +58,7 @@ def _paths(rule: str) -> list[str]:
     paths = []
     for values in itertools.islice(itertools.product(*(PARAMETERS[name] for name in names)), 12):
         chosen = iter(values)
-        paths.append(_PARAMETER.sub(lambda _match: next(chosen), rule))
+        paths.append(_PARAMETER.sub(lambda _match, chosen=chosen: next(chosen), rule))
     return paths
 
 
