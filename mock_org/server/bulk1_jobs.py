@@ -14,7 +14,6 @@ from typing import Any
 
 from ..errors import InvalidBatch, InvalidJob, InvalidJobState, InvalidUser, NotFound, SalesforceError
 from ..schema import SObject
-from ..values import format_datetime
 from .bulk1_requests import read_query, read_records
 from .bulk_common import (
     DML_OPERATIONS,
@@ -67,7 +66,6 @@ class Batch:
 class Job(BulkJob):
     content_type: str = "XML"
     concurrency_mode: str = "Parallel"
-    modstamp: str | None = None
     batches: list[Batch] = field(default_factory=list)
 
     def batch(self, batch_id: str) -> Batch:
@@ -82,9 +80,6 @@ class Job(BulkJob):
 
 class Bulk1Jobs(JobRegistry[Job]):
     """The Bulk API 1.0 jobs of one server, by Id; a job's batches are added under the registry's lock."""
-
-    def _now(self) -> str:
-        return format_datetime(self.org.clock.now())
 
     def get(self, job_id: str) -> Job:
         job = self.find(job_id)
@@ -114,7 +109,7 @@ class Bulk1Jobs(JobRegistry[Job]):
         if mode is None:
             raise InvalidJob(f"Invalid concurrency mode: {spec.get('concurrencyMode')}")
         job = Job(id=self.minter.mint("750"), operation=operation, sobject=sobject.name, created_by=user_id,
-                  created=self._now(), version=version, content_type=job_type, concurrency_mode=mode,
+                  created=self.now(), version=version, content_type=job_type, concurrency_mode=mode,
                   external_id=external_id)  # fmt: skip
         return self._add(job.id, job)
 
@@ -126,7 +121,7 @@ class Bulk1Jobs(JobRegistry[Job]):
             if job.state not in allowed:
                 raise InvalidJobState(f"Invalid state change from {job.state} to {new_state or 'null'}")
             job.state = new_state
-            job.modstamp = self._now()
+            job.modstamp = self.now()
             if new_state == "Aborted":
                 for batch in job.batches:
                     if batch.state in ("Queued", "InProgress"):
@@ -139,7 +134,7 @@ class Bulk1Jobs(JobRegistry[Job]):
         with self._lock:
             if job.state != "Open":
                 raise InvalidJob(f"Job {job.id} is {job.state}; batches can be added to Open jobs only")
-            batch = Batch(id=self.minter.mint("751"), job_id=job.id, created=self._now(), request=data)
+            batch = Batch(id=self.minter.mint("751"), job_id=job.id, created=self.now(), request=data)
             job.batches.append(batch)
         self._process(job, batch)
         return batch
@@ -154,7 +149,7 @@ class Bulk1Jobs(JobRegistry[Job]):
             batch.state, batch.state_message = "Failed", f"{error.error_code} : {error.message}"
         else:
             batch.state = "Completed"
-        batch.modstamp = self._now()
+        batch.modstamp = self.now()
 
     def _run_query(self, job: Job, batch: Batch) -> None:
         soql = read_query(batch.request)

@@ -19,7 +19,7 @@ from ..columns import csv_header
 from ..errors import InvalidOperation, SalesforceError
 from ..ids import IdMinter
 from ..org import Org
-from ..values import java_double
+from ..values import format_datetime, java_double
 
 QUERY_OPERATIONS = frozenset({"query", "queryAll"})
 DML_OPERATIONS = frozenset({"insert", "update", "upsert", "delete", "hardDelete"})
@@ -40,6 +40,7 @@ class BulkJob:
     version: str
     external_id: str | None = None  # the field an upsert matches records on
     state: str = "Open"
+    modstamp: str | None = None  # when the state last changed; None until it does
 
     @property
     def is_query(self) -> bool:
@@ -54,6 +55,10 @@ class JobRegistry(Generic[J]):
         self.minter = minter or IdMinter()
         self._jobs: dict[str, J] = {}
         self._lock = threading.Lock()
+
+    def now(self) -> str:
+        """The org's time as jobs and batches record it."""
+        return format_datetime(self.org.clock.now())
 
     def _add(self, job_id: str, job: J) -> J:
         with self._lock:

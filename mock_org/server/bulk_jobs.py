@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import InsufficientAccessOrReadonly, InvalidOperation, NotFound, SalesforceError
-from ..values import format_datetime
 from .bulk_common import (
     DML_OPERATIONS,
     QUERY_OPERATIONS,
@@ -41,7 +40,6 @@ class Job(BulkJob):
     rows: list[list[str]] = field(default_factory=list)  # query results, or the uploaded rows
     successes: list[list[str]] = field(default_factory=list)
     failures: list[list[str]] = field(default_factory=list)
-    modstamp: str = ""
 
     def info(self) -> dict[str, Any]:
         """The job as ``GET jobs/{query|ingest}/{id}`` shows it."""
@@ -74,7 +72,7 @@ class JobStore(JobRegistry[Job]):
     """The Bulk API 2.0 jobs of one server, by Id."""
 
     def _new(self, **values: Any) -> Job:
-        job = Job(id=self.minter.mint("750"), created=format_datetime(self.org.clock.now()), **values)
+        job = Job(id=self.minter.mint("750"), created=self.now(), **values)
         return self._add(job.id, job)
 
     def get(self, job_id: str, *, query: bool) -> Job:
@@ -154,7 +152,7 @@ class JobStore(JobRegistry[Job]):
             return answer
         if new_state == "Aborted" and job.state in ("Open", "UploadComplete", "InProgress"):
             job.state = "Aborted"
-            job.modstamp = format_datetime(self.org.clock.now())
+            job.modstamp = self.now()
             return job.info()
         raise InvalidOperation(f"Job's state is {job.state}; it cannot become {new_state}")
 
@@ -169,7 +167,7 @@ class JobStore(JobRegistry[Job]):
             else:
                 job.successes.append([record_id, "true" if created else "false", *row])
         job.state = "JobComplete"
-        job.modstamp = format_datetime(self.org.clock.now())
+        job.modstamp = self.now()
 
     def ingest_results(self, job_id: str, kind: str) -> str:
         """``successfulResults``, ``failedResults`` or ``unprocessedrecords`` of an ingest job as CSV."""

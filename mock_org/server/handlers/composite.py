@@ -31,8 +31,14 @@ HALTED = "The transaction was rolled back since another operation in the same tr
 ROLLED_BACK = "Record rolled back because not all records were valid and the request was using AllOrNone header"
 
 
-class _RollBack(Exception):
-    """Raised inside an allOrNone transaction to undo it."""
+class RollBack(Exception):
+    """Raised inside an all-or-nothing transaction to undo it."""
+
+
+def check_record_count(count: int) -> None:
+    """Collections and sObject trees take at most 200 records a call."""
+    if count > MAX_RECORDS:
+        raise ExceededIdLimit(f"record limit reached. cannot submit more than {MAX_RECORDS} records into this call")
 
 
 @contextmanager
@@ -42,7 +48,7 @@ def _all_or_none(enabled: bool) -> Iterator[None]:
     try:
         with transaction:
             yield
-    except _RollBack:
+    except RollBack:
         pass
 
 
@@ -143,7 +149,7 @@ def composite(version: str) -> Response:
                     answer.update(
                         body=errors.error_body("PROCESSING_HALTED", HALTED), httpHeaders={}, httpStatusCode=400
                     )
-            raise _RollBack
+            raise RollBack
     return json_response({"compositeResponse": answers})
 
 
@@ -165,8 +171,7 @@ def _outcome(operation: Callable[[], str], record_id: str | None = None) -> dict
 
 
 def _collection(operations: list[tuple[Callable[[], str], str | None]], all_or_none: bool) -> Response:
-    if len(operations) > MAX_RECORDS:
-        raise ExceededIdLimit(f"record limit reached. cannot submit more than {MAX_RECORDS} records into this call")
+    check_record_count(len(operations))
     outcomes: list[dict[str, Any]] = []
     with _all_or_none(all_or_none):
         outcomes = [_outcome(operation, record_id) for operation, record_id in operations]
@@ -175,7 +180,7 @@ def _collection(operations: list[tuple[Callable[[], str], str | None]], all_or_n
                 if outcome["success"]:
                     entry = {"statusCode": "ALL_OR_NONE_OPERATION_ROLLED_BACK", "message": ROLLED_BACK, "fields": []}
                     outcome.update(success=False, errors=[entry])
-            raise _RollBack
+            raise RollBack
     return json_response(outcomes)
 
 

@@ -16,19 +16,15 @@ from typing import Any
 
 from flask import Response
 
-from ...errors import ExceededIdLimit, InvalidOperation, JsonParserError, SalesforceError
+from ...errors import InvalidOperation, JsonParserError, SalesforceError
 from ...schema import SObject
 from ..body import read_object
 from ..state import org, user_id
 from ..wire import json_response
+from .composite import RollBack, check_record_count
 
-MAX_RECORDS = 200
 MAX_DEPTH = 5
 MAX_TYPES = 5
-
-
-class _RollBack(Exception):
-    """Raised inside the tree's transaction to undo every record it created."""
 
 
 @dataclass
@@ -58,8 +54,8 @@ def tree(version: str, sobject: str) -> Response:
                     _create(node, connection, me)
             failed = [node for node in nodes if node.errors]
             if failed:
-                raise _RollBack
-    except _RollBack:
+                raise RollBack
+    except RollBack:
         results = [{"referenceId": node.reference, "errors": node.errors} for node in failed]
         return json_response({"hasErrors": True, "results": results}, 400)
     ordered = sorted(nodes, key=lambda node: node.depth)  # stable: request order within a level
@@ -94,8 +90,7 @@ def _flatten(root_type: SObject, spec: dict[str, Any]) -> list[_Node]:
             raise InvalidOperation(f"An sObject tree can be at most {MAX_DEPTH} levels deep")
         node = _node(record, expected, depth, parent, parent_field)
         nodes.append(node)
-        if len(nodes) > MAX_RECORDS:
-            raise ExceededIdLimit(f"record limit reached. cannot submit more than {MAX_RECORDS} records into this call")
+        check_record_count(len(nodes))
         for name, value in record.items():
             relationship = expected.child_relationships.get(name.lower()) if isinstance(value, dict) else None
             if relationship is None:
