@@ -1,28 +1,36 @@
 #!/bin/sh
-# `serve …` runs the mock org in the foreground. Any other crmarena command (eval, report, …) runs
-# with the default org served in the background on 443, and the client variables that
-# `crmarena serve` prints exported, so that unmodified clients log in to https://login.salesforce.com
-# (run the container with --add-host login.salesforce.com:127.0.0.1).
+# `serve …` (the default) runs the mock org in the foreground. Any other crmarena command (eval,
+# query, …) runs with the default org served beside it on 127.0.0.1:$CRMARENA_PORT and the client
+# variables that `crmarena serve` prints exported — unless CRMARENA_MOCK_URL or
+# CRMARENA_TARGET=salesforce names another org, in which case the command runs alone.
 set -eu
 
 if [ "$#" -eq 0 ] || [ "$1" = "serve" ]; then
     exec crmarena "$@"
 fi
 
-if ! getent hosts login.salesforce.com | grep -q '^127\.0\.0\.1'; then
-    echo "note: login.salesforce.com does not resolve to 127.0.0.1; add --add-host login.salesforce.com:127.0.0.1" >&2
+if [ -n "${CRMARENA_MOCK_URL:-}" ] || [ "${CRMARENA_TARGET:-mock}" = "salesforce" ] \
+    || [ "$1" = "tls" ] || [ "$1" = "parse" ] || [ "$1" = "--help" ] || [ "$1" = "--version" ]; then
+    exec crmarena "$@"
 fi
 
 log="$(mktemp)"
-crmarena serve --host 127.0.0.1 --port 443 > "$log" 2>&1 &
+CRMARENA_HOST=127.0.0.1 CRMARENA_HTTP_PORT='' crmarena serve > "$log" 2>&1 &
+server=$!
 tries=0
-until crmarena serve --check --port 443 > /dev/null 2>&1; do
-    tries=$((tries + 1))
-    if [ "$tries" -ge 60 ]; then
+until grep -q '^Ctrl-C' "$log"; do
+    if ! kill -0 "$server" 2> /dev/null; then
+        echo "the mock org beside this command did not start:" >&2
         cat "$log" >&2
         exit 1
     fi
-    sleep 1
+    tries=$((tries + 1))
+    if [ "$tries" -ge 600 ]; then
+        echo "the mock org beside this command did not start within 60 s:" >&2
+        cat "$log" >&2
+        exit 1
+    fi
+    sleep 0.1
 done
 # shellcheck disable=SC2046
 export $(sed -n 's/^export //p' "$log" | tr -d "'")

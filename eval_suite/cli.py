@@ -11,6 +11,7 @@ import soql_parser
 from fixtures import cli as fixtures_cli
 from mock_org import cli as org_cli
 from mock_org.server import cli as server_cli
+from mock_org.server import tls_cli
 
 
 def _parse_command(args: argparse.Namespace) -> int:
@@ -50,6 +51,7 @@ SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [
     org_cli.add,
     fixtures_cli.add,
     server_cli.add,
+    tls_cli.add,
 ]
 
 

@@ -8,6 +8,7 @@ afresh); ``--copy`` serves a throw-away copy of either, deleted on exit.
 from __future__ import annotations
 
 import argparse
+import os
 import shlex
 import signal
 import ssl
@@ -31,9 +32,15 @@ def add(subparsers: argparse._SubParsersAction) -> None:
         help="serve the CRMArena org over the Salesforce REST API (HTTPS)",
         description="Serve an org over the Salesforce REST, SOAP-login, OAuth and Bulk 2.0 APIs.",
     )
-    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    parser.add_argument("--port", type=int, default=8443, help="HTTPS port (default 8443; 0 picks a free one)")
-    parser.add_argument("--http-port", type=int, help="also serve plain HTTP on this port (jsforce, sf CLI)")
+    parser.add_argument("--host", default=os.environ.get("CRMARENA_HOST") or "127.0.0.1",
+                        help="address to listen on (default $CRMARENA_HOST or 127.0.0.1)")  # fmt: skip
+    parser.add_argument("--port", type=_port, default=os.environ.get("CRMARENA_PORT") or "8443",
+                        help="HTTPS port (default $CRMARENA_PORT or 8443; 0 picks a free one)")  # fmt: skip
+    parser.add_argument("--http-port", type=_port, default=os.environ.get("CRMARENA_HTTP_PORT") or None,
+                        help="also serve plain HTTP on this port (jsforce, sf CLI; default $CRMARENA_HTTP_PORT)")  # fmt: skip
+    parser.add_argument("--tls-name", action="append", default=[], metavar="NAME",
+                        help="another host name or IP address for the server certificate (repeatable; "
+                             "also $CRMARENA_TLS_NAMES, comma-separated)")  # fmt: skip
     parser.add_argument("--db", type=Path, help="serve this org database instead of the default CRMArena org")
     parser.add_argument("--today", help="fix the org's date (YYYY-MM-DD) for relative date literals")
     parser.add_argument("--read-only", action="store_true", help="refuse every write with a Salesforce error")
@@ -41,17 +48,41 @@ def add(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--reset", action="store_true", help="remake the default org's working copy first")
     parser.add_argument("--threads", type=int, help="worker threads per port (default 16)")
     parser.add_argument("--tls-dir", type=Path, help="where the CA and certificates live (default: the cache)")
-    parser.add_argument("--prepare-only", action="store_true", help="make the TLS files and the org copy, then exit")
+    parser.add_argument("--prepare-only", action="store_true",
+                        help="make the org's working copy ready, then exit (the Docker build; no TLS files)")  # fmt: skip
     parser.add_argument("--check", action="store_true", help="exit 0 if a server answers on --host/--port")
     parser.set_defaults(handler=run)
 
 
-def check(host: str, port: int, tls_dir: Path | None) -> int:
-    """Whether a server answers ``GET /services/data`` (the Docker HEALTHCHECK)."""
+def _port(text: str) -> int:
+    """A TCP port (0 picks a free one); defaults may come from $CRMARENA_PORT / $CRMARENA_HTTP_PORT."""
+    if not text.strip().isdigit() or int(text) > 65535:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number (0-65535)")
+    return int(text)
+
+
+def tls_names(args: argparse.Namespace) -> tuple[str, ...]:
+    """Extra certificate names: --tls-name, $CRMARENA_TLS_NAMES, and the listen address when it is specific."""
     from . import tls
 
-    context = ssl.create_default_context(cafile=str(tls.ensure(tls_dir).ca_cert))
-    target = "localhost" if host in ("0.0.0.0", "::") else host
+    names = [*args.tls_name, *os.environ.get("CRMARENA_TLS_NAMES", "").replace(",", " ").split()]
+    if args.host not in ("0.0.0.0", "::"):
+        names.append(args.host)
+    known = {*tls.HOST_NAMES, *tls.IP_ADDRESSES}
+    return tuple(name for name in dict.fromkeys(names) if name not in known)
+
+
+def check(host: str, port: int, tls_dir: Path | None) -> int:
+    """Whether a server answers ``GET /services/data`` (the Docker HEALTHCHECK). It trusts the CA the
+    server made and never makes one itself: before the server's first start there is nothing to check."""
+    from . import tls
+
+    files = tls.TlsFiles(tls_dir or tls.default_directory())
+    target = "127.0.0.1" if host in ("0.0.0.0", "::") else host
+    if not files.ca_cert.exists():
+        print(f"no mock org at {target}:{port}: no CA in {files.directory} yet", file=sys.stderr)
+        return 1
+    context = ssl.create_default_context(cafile=str(files.ca_cert))
     try:
         with urllib.request.urlopen(f"https://{target}:{port}/services/data", context=context, timeout=5) as answer:
             return 0 if answer.status == 200 else 1
@@ -69,8 +100,6 @@ def run(args: argparse.Namespace) -> int:
 
     if args.check:
         return check(args.host, args.port, args.tls_dir)
-    extra = () if args.host in ("0.0.0.0", "::", *tls.HOST_NAMES, *tls.IP_ADDRESSES) else (args.host,)
-    files = tls.ensure(args.tls_dir, extra_names=extra)
     scratch = tempfile.TemporaryDirectory(prefix="crmarena-org-") if args.copy else None
     try:
         if scratch is not None:
@@ -83,9 +112,9 @@ def run(args: argparse.Namespace) -> int:
         else:
             path = working_copy(args.reset)
         if args.prepare_only:
-            print(f"ready: {path}\nCA: {files.ca_cert}\nbundle: {files.bundle}")
+            print(f"ready: {path}")
             return 0
-        return _serve(args, path, files)
+        return _serve(args, path, tls.ensure(args.tls_dir, extra_names=tls_names(args)))
     finally:
         if scratch is not None:
             scratch.cleanup()

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 import requests
+from cryptography import x509
 from simple_salesforce import Salesforce
 from simple_salesforce.exceptions import SalesforceRefusedRequest
 
@@ -124,9 +125,59 @@ def test_read_only_server_refuses_writes(org_dump: Path, tls_files: tls.TlsFiles
         assert stop(process) == 0
 
 
-def test_prepare_only_makes_the_files_and_exits(org_dump: Path, tmp_path: Path) -> None:
+def test_prepare_only_readies_the_org_and_makes_no_tls_files(org_dump: Path, tmp_path: Path) -> None:
     result = subprocess.run([sys.executable, "-m", "eval_suite.cli", "serve", "--db", str(org_dump), "--copy",
                              "--prepare-only", "--tls-dir", str(tmp_path / "tls")], cwd=ROOT, capture_output=True,
                             text=True)  # fmt: skip
     assert result.returncode == 0, result.stderr
-    assert (tmp_path / "tls" / "bundle.pem").exists() and "ready:" in result.stdout
+    assert "ready:" in result.stdout and not (tmp_path / "tls").exists()
+
+
+def test_check_makes_no_ca_before_the_server_has(tmp_path: Path) -> None:
+    result = subprocess.run([sys.executable, "-m", "eval_suite.cli", "serve", "--check", "--port", "9",
+                             "--tls-dir", str(tmp_path / "tls")], cwd=ROOT, capture_output=True, text=True)  # fmt: skip
+    assert result.returncode == 1 and "no CA" in result.stderr and not (tmp_path / "tls").exists()
+
+
+def test_ports_and_certificate_names_come_from_the_environment(org_dump: Path, tmp_path: Path) -> None:
+    """The Docker image's configuration: CRMARENA_PORT, CRMARENA_HTTP_PORT and CRMARENA_TLS_NAMES."""
+    copy = tmp_path / "org.db"
+    copy.write_bytes(org_dump.read_bytes())
+    tls_dir = tmp_path / "tls"
+    env = {"CRMARENA_PORT": "0", "CRMARENA_HTTP_PORT": "0", "CRMARENA_TLS_NAMES": "crmarena, org.example.test"}
+    process = crmarena("serve", "--db", str(copy), "--tls-dir", str(tls_dir), env=env)
+    try:
+        port, http_port, _ = started(process)
+        assert http_port is not None
+        certificate = x509.load_pem_x509_certificate((tls_dir / "server.pem").read_bytes())
+        names = certificate.extensions.get_extension_for_class(x509.SubjectAlternativeName).value
+        assert {"crmarena", "org.example.test", "localhost"} <= set(names.get_values_for_type(x509.DNSName))
+        check = subprocess.run([sys.executable, "-m", "eval_suite.cli", "serve", "--check", "--tls-dir", str(tls_dir)],
+                               cwd=ROOT, capture_output=True, text=True, env={**os.environ, "CRMARENA_PORT": str(port)})  # fmt: skip
+        assert check.returncode == 0, check.stderr
+    finally:
+        assert stop(process) == 0
+
+
+def test_a_bad_port_in_the_environment_is_a_usage_error() -> None:
+    result = subprocess.run([sys.executable, "-m", "eval_suite.cli", "serve", "--check"], cwd=ROOT, capture_output=True,
+                            text=True, env={**os.environ, "CRMARENA_PORT": "http"})  # fmt: skip
+    assert result.returncode == 2 and "'http' is not a port number" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_tls_export_hands_out_the_ca_the_server_made(tls_files: tls.TlsFiles, tmp_path: Path) -> None:
+    exported = subprocess.run([sys.executable, "-m", "eval_suite.cli", "tls", "export", str(tmp_path / "out"),
+                               "--tls-dir", str(tls_files.directory)], cwd=ROOT, capture_output=True, text=True)  # fmt: skip
+    assert exported.returncode == 0, exported.stderr
+    assert (tmp_path / "out" / "ca.pem").read_bytes() == tls_files.ca_cert.read_bytes()
+    assert (tmp_path / "out" / "bundle.pem").read_bytes() == tls_files.bundle.read_bytes()
+    printed = subprocess.run([sys.executable, "-m", "eval_suite.cli", "tls", "export", "-",
+                              "--tls-dir", str(tls_files.directory)], cwd=ROOT, capture_output=True, text=True)  # fmt: skip
+    assert printed.returncode == 0 and printed.stdout == tls_files.ca_cert.read_text(encoding="ascii")
+    assert "PRIVATE KEY" not in printed.stdout
+
+
+def test_tls_export_before_any_server_says_so(tmp_path: Path) -> None:
+    result = subprocess.run([sys.executable, "-m", "eval_suite.cli", "tls", "export", "-",
+                             "--tls-dir", str(tmp_path / "none")], cwd=ROOT, capture_output=True, text=True)  # fmt: skip
+    assert result.returncode == 1 and "no mock CA" in result.stderr and not (tmp_path / "none").exists()
