@@ -37,7 +37,7 @@ def add(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--port", type=_port, default=os.environ.get("CRMARENA_PORT") or "8443",
                         help="HTTPS port (default $CRMARENA_PORT or 8443; 0 picks a free one)")  # fmt: skip
     parser.add_argument("--http-port", type=_port, default=os.environ.get("CRMARENA_HTTP_PORT") or None,
-                        help="also serve plain HTTP on this port (jsforce, sf CLI; default $CRMARENA_HTTP_PORT)")  # fmt: skip
+                        help="also serve plain HTTP on this port (default $CRMARENA_HTTP_PORT)")  # fmt: skip
     parser.add_argument("--tls-name", action="append", default=[], metavar="NAME",
                         help="another host name or IP address for the server certificate (repeatable; "
                              "also $CRMARENA_TLS_NAMES, comma-separated)")  # fmt: skip
@@ -49,7 +49,7 @@ def add(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--threads", type=int, help="worker threads per port (default 16)")
     parser.add_argument("--tls-dir", type=Path, help="where the CA and certificates live (default: the cache)")
     parser.add_argument("--prepare-only", action="store_true",
-                        help="make the org's working copy ready, then exit (the Docker build; no TLS files)")  # fmt: skip
+                        help="ready the org copy, then exit (the Docker build; no TLS files)")  # fmt: skip
     parser.add_argument("--check", action="store_true", help="exit 0 if a server answers on --host/--port")
     parser.set_defaults(handler=run)
 
