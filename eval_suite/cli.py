@@ -1,17 +1,48 @@
-"""The ``crmarena`` command: one entry point whose subcommands come from each package."""
+"""The ``crmarena`` command: one entry point whose subcommands come from each package.
+
+``main`` is the one place where failures become exit codes: a subcommand raises (a
+``mock_org.command_line.CommandError``, the org's ``SalesforceError``, an ``OSError``), and
+``main`` prints one line on stderr and returns the code; nothing prints a traceback unless
+``CRMARENA_DEBUG=1``.
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+import traceback
 from collections.abc import Callable, Sequence
+from importlib import metadata
 
 import soql_parser
 from fixtures import cli as fixtures_cli
 from mock_org import cli as org_cli
+from mock_org import command_line
+from mock_org.command_line import CommandError, UsageError
+from mock_org.errors import SalesforceError
 from mock_org.server import cli as server_cli
 from mock_org.server import tls_cli
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse, but a usage mistake is one line on stderr (through ``main``), not the usage block."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise UsageError(f"{self.prog}: {message} (see '{self.prog} --help')")
+
+
+def refusal(code: str, message: str) -> str:
+    """An org's error as the command line shows it: ``CODE: reason`` first, then where it is.
+
+    A query error's message is the caret block (``\\n<line>\\n<caret>\\nERROR at Row:r:Column:c\\n<reason>``);
+    its reason goes on the first line so that the first line alone says what is wrong.
+    """
+    if not message.startswith("\n"):
+        return f"{code}: {message}"
+    query_line, caret, position, *reason = message[1:].split("\n")
+    return "\n".join((f"{code}: {chr(10).join(reason)}", query_line, caret, position))
 
 
 def _parse_command(args: argparse.Namespace) -> int:
@@ -24,12 +55,12 @@ def _parse_command(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps([{"message": error.caret_message(text), "errorCode": code}]))
         else:
-            print(f"{code}: {error.caret_message(text)}", file=sys.stderr)
+            print(refusal(code, error.caret_message(text)), file=sys.stderr)
             if error.expected:
                 print(f"expected one of: {', '.join(error.expected)}", file=sys.stderr)
-        return 1
+        return command_line.REFUSED
     print(repr(tree) if args.tree else soql_parser.to_text(tree))
-    return 0
+    return command_line.OK
 
 
 def _add_parse(subparsers: argparse._SubParsersAction) -> None:
@@ -39,7 +70,7 @@ def _add_parse(subparsers: argparse._SubParsersAction) -> None:
         description="Parse a SOQL or SOSL query (SOSL when it starts with FIND) without any org.",
     )
     parser.add_argument("query", help="the query text, or - to read it from standard input")
-    parser.add_argument("--sosl", action="store_true", help="parse as SOSL even without a leading FIND")
+    parser.add_argument("--sosl", action="store_true", help="accept only SOSL: refuse anything that is not FIND …")
     parser.add_argument("--tree", action="store_true", help="print the syntax tree instead of the canonical text")
     parser.add_argument("--json", action="store_true", help="print errors as the Salesforce REST error body")
     parser.set_defaults(handler=_parse_command)
@@ -55,25 +86,65 @@ SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [
 ]
 
 
+def _version() -> str:
+    try:
+        return metadata.version("crmarena-selfhosted")
+    except metadata.PackageNotFoundError:  # run from a source tree that was never installed
+        return "unknown"
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = ArgumentParser(
         prog="crmarena",
         description="CRMArena, self-hosted: an emulated Salesforce org and the benchmark that runs agents in it.",
+        epilog="Exit codes: 0 done, 1 the org refused, 2 usage, 3 a file cannot be used, 4 the data breaks "
+        "the dump's rules, 5 a port, endpoint or copy is unavailable (README: Exit codes).",
     )
+    parser.add_argument("--version", action="version", version=f"crmarena {_version()}")
     subparsers = parser.add_subparsers(title="commands", metavar="COMMAND")
     for add in SUBCOMMANDS:
         add(subparsers)
     return parser
 
 
+def _failure(error: BaseException) -> tuple[int, str | None]:
+    """The exit code for a failure and the text to print (None: print nothing)."""
+    if isinstance(error, BrokenPipeError):
+        # The reader closed the pipe (`| head`): stop quietly, and let no later flush of stdout complain.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return command_line.BROKEN_PIPE, None
+    if isinstance(error, KeyboardInterrupt):
+        return command_line.INTERRUPTED, "crmarena: interrupted"
+    if isinstance(error, CommandError):
+        return error.exit_code, f"crmarena: {error}" if not str(error).startswith("crmarena") else str(error)
+    if isinstance(error, SalesforceError):
+        return command_line.REFUSED, refusal(error.error_code, error.message)
+    if isinstance(error, OSError):
+        return command_line.BAD_FILE, f"crmarena: {error}"
+    return command_line.INTERNAL, (
+        f"crmarena: internal error: {type(error).__name__}: {error} "
+        "(a bug: please report it; CRMARENA_DEBUG=1 shows the traceback)"
+    )
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
-    handler = getattr(args, "handler", None)
-    if handler is None:
-        parser.print_help()
-        return 0
-    return int(handler(args))
+    try:
+        args = parser.parse_args(argv)
+        handler = getattr(args, "handler", None)
+        if handler is None:
+            parser.print_help()
+            return command_line.OK
+        return int(handler(args))
+    except SystemExit:
+        raise  # --help and --version
+    except BaseException as error:  # the command line's outer edge: every failure ends here
+        if os.environ.get("CRMARENA_DEBUG"):
+            traceback.print_exception(error)
+        code, text = _failure(error)
+        if text is not None:
+            print(text, file=sys.stderr)
+        return code
 
 
 if __name__ == "__main__":

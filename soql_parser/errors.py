@@ -29,6 +29,9 @@ class QuerySyntaxError(Exception):
         self.expected = expected
 
     def __str__(self) -> str:
+        # Lexer messages already open with the org's own "line 1:7" (a 0-based column): say it once.
+        if self.message.startswith(f"line {self.line}:"):
+            return self.message
         return f"{self.message} (line {self.line}, column {self.column})"
 
     def caret_message(self, query: str) -> str:

@@ -2,22 +2,32 @@
 
 Which file is served: ``--db PATH`` serves that file (prepared in place); otherwise a working copy
 of the default org in the cache, made from the pristine dump on first use (``--reset`` makes it
-afresh); ``--copy`` serves a throw-away copy of either, deleted on exit.
+afresh); ``--copy`` serves a throw-away copy of either, deleted on exit. The org's date starts at
+its reference date (the manifest's ``as_of_date``) unless ``--today`` fixes another.
+
+Everything that can be refused is checked before anything is made: the database, then the ports,
+then the TLS files and the copy.
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime as dt
+import errno
 import os
 import shlex
 import signal
+import socket
 import ssl
 import sys
 import tempfile
 import threading
 import urllib.request
+from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from ..command_line import Unavailable, iso_date, port_number, positive_int
 
 if TYPE_CHECKING:
     from flask import Flask
@@ -30,35 +40,34 @@ def add(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "serve",
         help="serve the CRMArena org over the Salesforce REST API (HTTPS)",
-        description="Serve an org over the Salesforce REST, SOAP-login, OAuth and Bulk 2.0 APIs.",
+        description="Serve an org over the Salesforce REST, SOAP-login, OAuth, Bulk API 2.0 and Bulk API 1.0 "
+        "interfaces. Without --db it serves the default org's working copy, which keeps its changes "
+        "(crmarena org reset restores it); --copy serves a throw-away copy instead.",
     )
     parser.add_argument("--host", default=os.environ.get("CRMARENA_HOST") or "127.0.0.1",
                         help="address to listen on (default $CRMARENA_HOST or 127.0.0.1)")  # fmt: skip
-    parser.add_argument("--port", type=_port, default=os.environ.get("CRMARENA_PORT") or "8443",
+    parser.add_argument("--port", type=port_number, default=os.environ.get("CRMARENA_PORT") or "8443",
                         help="HTTPS port (default $CRMARENA_PORT or 8443; 0 picks a free one)")  # fmt: skip
-    parser.add_argument("--http-port", type=_port, default=os.environ.get("CRMARENA_HTTP_PORT") or None,
+    parser.add_argument("--http-port", type=port_number, default=os.environ.get("CRMARENA_HTTP_PORT") or None,
                         help="also serve plain HTTP on this port (default $CRMARENA_HTTP_PORT)")  # fmt: skip
     parser.add_argument("--tls-name", action="append", default=[], metavar="NAME",
                         help="another host name or IP address for the server certificate (repeatable; "
                              "also $CRMARENA_TLS_NAMES, comma-separated)")  # fmt: skip
-    parser.add_argument("--db", type=Path, help="serve this org database instead of the default CRMArena org")
-    parser.add_argument("--today", help="fix the org's date (YYYY-MM-DD) for relative date literals")
+    parser.add_argument("--db", type=Path, help="serve this org database (prepared in place) instead of the default")
+    parser.add_argument(
+        "--today", type=iso_date, help="fix the org's date (YYYY-MM-DD; default: it starts at its reference date)"
+    )
     parser.add_argument("--read-only", action="store_true", help="refuse every write with a Salesforce error")
     parser.add_argument("--copy", action="store_true", help="serve a throw-away copy, deleted on exit")
     parser.add_argument("--reset", action="store_true", help="remake the default org's working copy first")
-    parser.add_argument("--threads", type=int, help="worker threads per port (default 16)")
+    parser.add_argument("--threads", type=positive_int, help="worker threads per port (default 16)")
     parser.add_argument("--tls-dir", type=Path, help="where the CA and certificates live (default: the cache)")
     parser.add_argument("--prepare-only", action="store_true",
                         help="ready the org copy, then exit (the Docker build; no TLS files)")  # fmt: skip
-    parser.add_argument("--check", action="store_true", help="exit 0 if a server answers on --host/--port")
+    parser.add_argument(
+        "--check", action="store_true", help="exit 0 if a server answers on --host/--port (writes nothing)"
+    )
     parser.set_defaults(handler=run)
-
-
-def _port(text: str) -> int:
-    """A TCP port (0 picks a free one); defaults may come from $CRMARENA_PORT / $CRMARENA_HTTP_PORT."""
-    if not text.strip().isdigit() or int(text) > 65535:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a port number (0-65535)")
-    return int(text)
 
 
 def tls_names(args: argparse.Namespace) -> tuple[str, ...]:
@@ -91,48 +100,65 @@ def check(host: str, port: int, tls_dir: Path | None) -> int:
         return 1
 
 
+def claim_ports(host: str, ports: list[int]) -> None:
+    """Refuse, before anything is made, ports another process listens on or an address that is not ours."""
+    for port in ports:
+        if port == 0:
+            continue
+        try:
+            with socket.create_server((host, port), family=socket.AF_INET6 if ":" in host else socket.AF_INET):
+                pass
+        except OSError as error:
+            if error.errno == errno.EADDRINUSE:
+                raise Unavailable(
+                    f"port {port} on {host} is in use (another crmarena serve?); pick another with --port "
+                    "or --http-port, or 0 for a free one"
+                ) from None
+            raise Unavailable(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
+
+
 def run(args: argparse.Namespace) -> int:
     # The server's modules load here, not at import, so that other crmarena commands start fast.
-    from ..copies import prepared_copy, working_copy
-    from ..schema import default_schema
-    from ..storage import Storage
+    from fixtures.default import default_org
+    from fixtures.dump import reference_date
+
+    from ..copies import check_org_file, prepare_in_place, prepared_copy, serving, working_copy
     from . import tls
 
     if args.check:
         return check(args.host, args.port, args.tls_dir)
-    scratch = tempfile.TemporaryDirectory(prefix="crmarena-org-") if args.copy else None
-    try:
-        if scratch is not None:
-            path = prepared_copy(args.db or working_copy(False), Path(scratch.name) / "org.db")
+    source = check_org_file(args.db) if args.db is not None else default_org()
+    if not args.prepare_only:
+        claim_ports(args.host, [args.port, *([args.http_port] if args.http_port is not None else [])])
+    with ExitStack() as stack:
+        if args.copy:
+            scratch = stack.enter_context(tempfile.TemporaryDirectory(prefix="crmarena-org-"))
+            path = prepared_copy(source if args.db is not None else working_copy(), Path(scratch) / "org.db")
         elif args.db is not None:
-            path = args.db
-            storage = Storage(path, default_schema())
-            storage.prepare()
-            storage.dispose()
+            path = source
+            prepare_in_place(path)
         else:
             path = working_copy(args.reset)
+            stack.enter_context(serving(path))
         if args.prepare_only:
             print(f"ready: {path}")
             return 0
-        return _serve(args, path, tls.ensure(args.tls_dir, extra_names=tls_names(args)))
-    finally:
-        if scratch is not None:
-            scratch.cleanup()
+        return _serve(args, path, tls.ensure(args.tls_dir, extra_names=tls_names(args)), reference_date(source))
 
 
-def _serve(args: argparse.Namespace, path: Path, files: tls.TlsFiles) -> int:
+def _serve(args: argparse.Namespace, path: Path, files: tls.TlsFiles, as_of: dt.date) -> int:
     from ..clock import OrgClock
     from ..org import Org
     from .app import create_app
     from .serve import THREADS, Server
     from .settings import Settings
 
-    clock = OrgClock.for_date(args.today) if args.today else OrgClock()
+    clock = OrgClock.for_date(args.today) if args.today else OrgClock.running_from(as_of)
     org = Org(path, clock=clock, read_only=args.read_only)
     app = create_app(org, Settings.from_env())
     server = Server(app, host=args.host, port=args.port, http_port=args.http_port, tls_files=files,
                     threads=args.threads or THREADS).start()  # fmt: skip
-    print(_instructions(app, server, path, args.read_only), flush=True)
+    print(_instructions(app, server, path, args.read_only, clock.today()), flush=True)
     stop = threading.Event()
     for signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signum, lambda *_: stop.set())
@@ -142,7 +168,7 @@ def _serve(args: argparse.Namespace, path: Path, files: tls.TlsFiles) -> int:
     return 0
 
 
-def _instructions(app: Flask, server: Server, path: Path, read_only: bool) -> str:
+def _instructions(app: Flask, server: Server, path: Path, read_only: bool, today: dt.date) -> str:
     from .serve import admin_credentials
 
     username, password, token = admin_credentials(app)
@@ -160,6 +186,7 @@ def _instructions(app: Flask, server: Server, path: Path, read_only: bool) -> st
     plain = f" and http://{host}:{server.http_port}" if server.http_port else ""
     lines = [
         f"Mock Salesforce org on https://{hostport}{plain} ({'read-only' if read_only else 'read-write'}: {path})",
+        f"Today in the org: {today.isoformat()} (TODAY, LAST_N_DAYS:n … count from it; --today sets another)",
         "",
         "Environment for clients:",
         *(f"export {name}={shlex.quote(value)}" for name, value in env.items()),

@@ -22,6 +22,8 @@ from cheroot import wsgi
 from cheroot.ssl.builtin import BuiltinSSLAdapter
 from flask import Flask
 
+from fixtures.dump import reference_date
+
 from ..auth import admin_secrets
 from ..clock import OrgClock
 from ..copies import prepared_copy
@@ -165,7 +167,8 @@ def serve_org(
 ) -> Iterator[RunningOrg]:
     """A throw-away copy of an org (the default CRMArena org unless ``source`` names a dump), served on
     a free loopback port for as long as the block runs; every write goes to the copy, which is deleted.
-    ``http_port`` adds plain HTTP (0 picks a free port)."""
+    ``http_port`` adds plain HTTP (0 picks a free port). ``today`` fixes the org's date; without it the
+    org's clock starts at the dump's reference date and runs."""
     settings = settings or Settings()
     if source is None:
         from fixtures import default_org
@@ -173,7 +176,7 @@ def serve_org(
         source = default_org()
     with tempfile.TemporaryDirectory(prefix="crmarena-org-") as scratch:
         path = prepared_copy(Path(source), Path(scratch) / "org.db")
-        clock = OrgClock.for_date(today) if today else OrgClock()
+        clock = OrgClock.for_date(today) if today else OrgClock.running_from(reference_date(Path(source)))
         org = Org(path, clock=clock, read_only=read_only)
         try:
             app = create_app(org, settings)
