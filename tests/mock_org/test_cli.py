@@ -169,3 +169,25 @@ def test_without_a_manifest_today_is_the_day_of_the_latest_change(tmp_path: Path
 
     folder = dump_folder(tmp_path / "dump", None)
     assert reference_date(folder / DB_FILE).isoformat() == STAMP[:10]  # every record was last changed then
+
+
+def test_org_reset_restores_the_working_copy_and_waits_for_no_server(private_cache: Path, capsys) -> None:
+    from mock_org.copies import serving, working_copy
+    from mock_org.org import Org
+
+    path = working_copy()
+    org = Org(path)
+    org.create(
+        "Issue__c",
+        {"Name": "Written through serve"},
+        user_id=org.query("SELECT Id FROM User LIMIT 1")["records"][0]["Id"],
+    )
+    org.close()
+    query = ["query", "--format", "json", "SELECT COUNT() FROM Issue__c WHERE Name = 'Written through serve'"]
+    assert main(query) == 0 and json.loads(capsys.readouterr().out)["totalSize"] == 1  # query reads the working copy
+    with serving(path):
+        assert main(["org", "reset"]) == 5
+        assert "being served" in capsys.readouterr().err
+    assert main(["org", "reset"]) == 0
+    assert capsys.readouterr().out.startswith(f"reset {path} from ")
+    assert main(query) == 0 and json.loads(capsys.readouterr().out)["totalSize"] == 0

@@ -181,3 +181,22 @@ def test_tls_export_before_any_server_says_so(tmp_path: Path) -> None:
     result = subprocess.run([sys.executable, "-m", "eval_suite.cli", "tls", "export", "-",
                              "--tls-dir", str(tmp_path / "none")], cwd=ROOT, capture_output=True, text=True)  # fmt: skip
     assert result.returncode == 1 and "no mock CA" in result.stderr and not (tmp_path / "none").exists()
+
+
+def test_serve_starts_at_the_org_reference_date_and_its_clock_runs(org_dump: Path, tls_files: tls.TlsFiles,
+                                                                    monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from fixtures.dump import reference_date
+
+    process = crmarena("serve", "--db", str(org_dump), "--copy", "--port", "0", "--tls-dir", str(tls_files.directory))
+    try:
+        port, _, exports = started(process)
+        monkeypatch.setenv("REQUESTS_CA_BUNDLE", exports["REQUESTS_CA_BUNDLE"])
+        sf = Salesforce(username=exports["CRMARENA_USERNAME"], password=exports["CRMARENA_PASSWORD"],
+                        security_token=exports["CRMARENA_SECURITY_TOKEN"], domain=f"127.0.0.1:{port}/login")  # fmt: skip
+        first, second = (sf.Issue__c.create({"Name": f"Issue {i}"})["id"] for i in (1, 2))
+        stamps = [sf.Issue__c.get(record)["CreatedDate"] for record in (first, second)]
+        assert stamps[0] < stamps[1]  # the clock runs: each write gets its own moment
+        assert all(stamp.startswith(reference_date(org_dump).isoformat()) for stamp in stamps)
+        assert sf.query("SELECT COUNT() FROM Issue__c WHERE CreatedDate = TODAY")["totalSize"] == 2
+    finally:
+        assert stop(process) == 0
