@@ -24,7 +24,7 @@ from pathlib import Path
 from sqlalchemy.exc import DatabaseError
 
 from fixtures.default import cache_root, default_org
-from fixtures.dump import DB_FILE, SQLITE_HEADER, open_read_only
+from fixtures.dump import DB_FILE, is_sqlite_file, open_read_only
 
 from .command_line import BadFile, Unavailable
 from .schema import Schema, default_schema
@@ -49,9 +49,8 @@ def check_org_file(path: Path, schema: Schema | None = None) -> Path:
         raise NotAnOrg(f"{path}: no such file; give an org database (crmarena fixtures build or import makes one)")
     if not path.is_file():
         raise NotAnOrg(f"{path} is not a regular file")
-    with open(path, "rb") as handle:
-        if handle.read(len(SQLITE_HEADER)) != SQLITE_HEADER:
-            raise NotAnOrg(f"{path} is not a SQLite database")
+    if not is_sqlite_file(path):
+        raise NotAnOrg(f"{path} is not a SQLite database")
     try:
         with closing(open_read_only(path)) as connection:
             problem = _layout_problem(connection, schema)

@@ -112,6 +112,10 @@ CASES = [
     (["fixtures", "import", "{org}", "--out", "{new}"], INVALID_DATA, "validation violation"),
     (["fixtures", "import"], USAGE, "required: path, --out"),
     (["fixtures", "default", "--cache-dir", "{file}"], BAD_FILE, "Not a directory"),
+    # tls
+    (["tls"], USAGE, "required: COMMAND"),
+    (["tls", "export"], USAGE, "required: DIR|-"),
+    (["tls", "export", "{new}"], REFUSED, "no mock CA"),
 ]
 
 
@@ -146,7 +150,9 @@ def test_a_mistake_is_one_line_and_an_exit_code(arguments, code, says, files, bu
         assert not (tmp_path / "tls").exists()  # refused before any certificate was made
 
 
-def crmarena(*arguments: str, env: dict[str, str] | None = None, stdin: str | None = None) -> subprocess.CompletedProcess:
+def crmarena(
+    *arguments: str, env: dict[str, str] | None = None, stdin: str | None = None
+) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "eval_suite.cli", *arguments], cwd=ROOT, capture_output=True,
                           text=True, input=stdin, env={**os.environ, **(env or {})}, timeout=120)  # fmt: skip
 

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from eval_suite.cli import main
-from fixtures.dump import DB_FILE, MANIFEST_FILE, write_database, write_json
+from fixtures.default import default_org
+from fixtures.dump import DB_FILE, MANIFEST_FILE, sha256_of, write_database, write_json
 from mock_org.schema import default_schema
 
 from .builder import STAMP, build_org, rid
@@ -191,3 +192,9 @@ def test_org_reset_restores_the_working_copy_and_waits_for_no_server(private_cac
     assert main(["org", "reset"]) == 0
     assert capsys.readouterr().out.startswith(f"reset {path} from ")
     assert main(query) == 0 and json.loads(capsys.readouterr().out)["totalSize"] == 0
+    pristine = default_org()
+    manifest = json.loads((pristine.parent / MANIFEST_FILE).read_text())
+    assert sha256_of(pristine) == manifest["sha256"][DB_FILE]  # the dump itself never changed
+    assert sorted(item.name for item in pristine.parent.iterdir()) == sorted(
+        [DB_FILE, MANIFEST_FILE, "latent.json", "crmarena_schema.json"]
+    )

@@ -162,7 +162,9 @@ def test_ports_and_certificate_names_come_from_the_environment(org_dump: Path, t
 def test_a_bad_port_in_the_environment_is_a_usage_error() -> None:
     result = subprocess.run([sys.executable, "-m", "eval_suite.cli", "serve", "--check"], cwd=ROOT, capture_output=True,
                             text=True, env={**os.environ, "CRMARENA_PORT": "http"})  # fmt: skip
-    assert result.returncode == 2 and "'http' is not a port number" in result.stderr and "Traceback" not in result.stderr
+    assert (
+        result.returncode == 2 and "'http' is not a port number" in result.stderr and "Traceback" not in result.stderr
+    )
 
 
 def test_tls_export_hands_out_the_ca_the_server_made(tls_files: tls.TlsFiles, tmp_path: Path) -> None:
@@ -183,8 +185,9 @@ def test_tls_export_before_any_server_says_so(tmp_path: Path) -> None:
     assert result.returncode == 1 and "no mock CA" in result.stderr and not (tmp_path / "none").exists()
 
 
-def test_serve_starts_at_the_org_reference_date_and_its_clock_runs(org_dump: Path, tls_files: tls.TlsFiles,
-                                                                    monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_serve_starts_at_the_org_reference_date_and_its_clock_runs(
+    org_dump: Path, tls_files: tls.TlsFiles, monkeypatch
+) -> None:  # type: ignore[no-untyped-def]
     from fixtures.dump import reference_date
 
     process = crmarena("serve", "--db", str(org_dump), "--copy", "--port", "0", "--tls-dir", str(tls_files.directory))
