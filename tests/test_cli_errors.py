@@ -85,6 +85,7 @@ CASES = [
     (["serve", "--db", "{text}"], BAD_FILE, "not a SQLite database"),
     (["serve", "--db", "{other}"], BAD_FILE, "none of the CRMArena objects"),
     (["serve", "--db", "{folder}"], BAD_FILE, "folder without crmarena.db"),
+    (["serve", "--check", "--port", "9"], REFUSED, "no mock org"),
     (["serve", "--today", "2023-13-45"], USAGE, "is not a date"),
     (["serve", "--port", "70000"], USAGE, "is not a port number"),
     (["serve", "--port", "-1"], USAGE, "is not a port number"),

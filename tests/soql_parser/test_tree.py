@@ -567,3 +567,12 @@ def test_an_orphan_keyword_is_reported_at_the_token_that_should_follow_it() -> N
         with pytest.raises(QuerySyntaxError) as caught:
             parse_soql(query)
         assert (caught.value.message, caught.value.column) == (message, column)
+
+
+def test_the_error_text_states_the_position_once() -> None:
+    with pytest.raises(QuerySyntaxError) as lexer:
+        parse("SELECT $ FROM Case")
+    assert str(lexer.value) == "line 1:7 unexpected token: '$'"  # the org's own position, 0-based column
+    with pytest.raises(QuerySyntaxError) as parser:
+        parse("SELECT Id FORM Case")
+    assert str(parser.value) == "unexpected token: 'Case' (line 1, column 16)"
