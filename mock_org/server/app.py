@@ -14,6 +14,7 @@ from .bulk_jobs import JobStore
 from .routes import CONVERTERS, ROUTES, endpoint
 from .settings import Settings
 from .state import EXTENSION, ServerState, access_token, state
+from .ui import register as register_ui
 from .usage import ApiUsage
 
 PROTECTED = frozenset(endpoint(route) for route in ROUTES if route.protected)
@@ -31,6 +32,7 @@ def create_app(org: Org, settings: Settings | None = None) -> Flask:
         # Both spellings, never a redirect: clients differ on the trailing slash (routes.py).
         for rule in {route.rule, route.rule.rstrip("/") or "/"}:
             app.add_url_rule(rule, endpoint(route), route.view, methods=list(route.methods))
+    register_ui(app)  # the org in a browser (server/ui), on the same Org and Authenticator
     app.before_request(_authenticate)
     app.after_request(_limit_info)
     errors.register(app)

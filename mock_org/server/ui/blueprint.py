@@ -1,0 +1,107 @@
+"""The UI blueprint and what every page shares: the session guard, the CSRF check on every POST, the
+security headers, the template context and the error pages (HTML here, never the API's JSON)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+from typing import Any
+from urllib.parse import quote
+
+from flask import Blueprint, redirect, render_template, request
+from werkzeug.exceptions import HTTPException
+from werkzeug.wrappers import Response
+
+from ...errors import SalesforceError
+from ..errors import status_of
+from ..state import org, state
+from . import display, forms, sessions
+from .catalog import ObjectInfo
+from .state import ui_state
+
+log = logging.getLogger(__name__)
+
+blueprint = Blueprint("ui", __name__, template_folder="templates", static_folder="static",
+                      static_url_path="/lightning/static")  # fmt: skip
+PUBLIC = frozenset({"ui.login", "ui.frontdoor", "ui.static", "ui.logout"})
+# The tabs of the navigation bar; the other objects are under "More".
+TABS = ("Account", "Contact", "Case", "Knowledge__kav", "Product2", "Order")
+# Only this server's own files: no inline script or style, no other origin (record text stays inert).
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; "
+    "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+)
+CSRF_MESSAGE = "This form has expired or did not come from this org. Reload the page and try again."
+TOASTS = {"created": "The record was created.", "saved": "Your changes were saved.", "deleted": "The record was deleted."}
+
+
+@blueprint.before_request
+def guard() -> Response | None:
+    """A page needs a live session (else the login page, which brings the user back); a POST needs the
+    session's CSRF token (the login form checks its own)."""
+    if request.endpoint in PUBLIC:
+        return None
+    if sessions.current() is None:
+        target = quote(request.full_path.rstrip("?"), safe="/?=&")
+        return redirect(f"/?startURL={target}", 302)
+    if request.method == "POST" and not sessions.csrf_ok():
+        return page_error(403, CSRF_MESSAGE)
+    return None
+
+
+@blueprint.after_request
+def headers(response: Response) -> Response:
+    response.headers["Content-Security-Policy"] = CONTENT_SECURITY_POLICY
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    response.headers["X-Frame-Options"] = "DENY"
+    response.headers["Referrer-Policy"] = "same-origin"
+    if request.endpoint != "ui.static":
+        response.headers["Cache-Control"] = "no-store"
+    return sessions.remember_login_nonce(response)
+
+
+def zone() -> dt.tzinfo:
+    session = sessions.current()
+    return display.zone_of(session.user.timezone if session else None)
+
+
+def show(info: ObjectInfo, field: dict[str, Any], value: Any) -> Any:
+    return display.show(info, field, value, zone())
+
+
+@blueprint.context_processor
+def context() -> dict[str, Any]:
+    session = sessions.current()
+    catalog = ui_state().catalog
+    tabs = [catalog.get(name) for name in TABS if name in catalog.main]
+    more = [catalog.get(name) for name in catalog.main if name not in TABS]
+    return {
+        "me": session.user if session else None, "csrf_token": sessions.csrf_token, "csrf_field": sessions.CSRF_FIELD,
+        "org_name": state().auth.org.name, "read_only": org().read_only, "tabs": tabs, "more_tabs": more,
+        "show": show, "when": lambda wire: display.moment(wire, zone()) if wire else "", "object_of": catalog.object_of, "toast": TOASTS.get(request.args.get("toast", "")),
+        "input_type": forms.input_type, "required": forms.required,
+        "input_value": lambda field, value: forms.input_value(field, value, zone()),
+    }  # fmt: skip
+
+
+def page_error(status: int, message: str, code: str | None = None) -> Response:
+    body = render_template("ui/error.html", status=status, message=message, code=code)
+    return Response(body, status=status, content_type="text/html; charset=utf-8")
+
+
+@blueprint.errorhandler(SalesforceError)
+def salesforce_error(error: SalesforceError) -> Response:
+    return page_error(status_of(error), error.message, error.error_code)
+
+
+@blueprint.errorhandler(HTTPException)
+def http_error(error: HTTPException) -> Response:
+    status = error.code or 500
+    message = "This page does not exist." if status == 404 else error.description or error.name
+    return page_error(status, message)
+
+
+@blueprint.errorhandler(Exception)
+def unexpected_error(error: Exception) -> Response:
+    log.exception("unexpected error on %s %s", request.method, request.path, exc_info=error)
+    return page_error(500, "Something went wrong on the server; the error is in its log.")
