@@ -16,8 +16,10 @@ from .blueprint import CSRF_MESSAGE, blueprint, page_error
 
 def _login_page(message: str | None = None, status: int = 200, notice: str | None = None) -> Response:
     start_url = request.values.get("startURL") or request.values.get("retURL") or ""
-    body = render_template("ui/login.html", message=message, notice=notice, start_url=start_url,
-                           username=request.form.get("username", ""), login_token=sessions.new_login_nonce())  # fmt: skip
+    body = render_template(
+        "ui/login.html", message=message, notice=notice, start_url=start_url,
+        username=request.form.get("username", ""), login_token=sessions.new_login_nonce(),
+    )  # fmt: skip
     return Response(body, status=status, content_type="text/html; charset=utf-8")
 
 

@@ -32,7 +32,9 @@ CONTENT_SECURITY_POLICY = (
     "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 )
 CSRF_MESSAGE = "This form has expired or did not come from this org. Reload the page and try again."
-TOASTS = {"created": "The record was created.", "saved": "Your changes were saved.", "deleted": "The record was deleted."}
+TOASTS = {
+    "created": "The record was created.", "saved": "Your changes were saved.", "deleted": "The record was deleted.",
+}  # fmt: skip
 
 
 @blueprint.before_request
@@ -78,7 +80,8 @@ def context() -> dict[str, Any]:
     return {
         "me": session.user if session else None, "csrf_token": sessions.csrf_token, "csrf_field": sessions.CSRF_FIELD,
         "org_name": state().auth.org.name, "read_only": org().read_only, "tabs": tabs, "more_tabs": more,
-        "show": show, "when": lambda wire: display.moment(wire, zone()) if wire else "", "object_of": catalog.object_of, "toast": TOASTS.get(request.args.get("toast", "")),
+        "show": show, "when": lambda wire: display.moment(wire, zone()) if wire else "",
+        "object_of": catalog.object_of, "toast": TOASTS.get(request.args.get("toast", "")),
         "input_type": forms.input_type, "required": forms.required,
         "input_value": lambda field, value: forms.input_value(field, value, zone()),
     }  # fmt: skip

@@ -207,7 +207,8 @@ def _like(value: str, op: str) -> str:
 def rows(records: list[dict[str, Any]], shown: list[Column]) -> list[dict[str, Any]]:
     """Each record's cells: the value, and for a lookup the Id and name it links to."""
     return [
-        {"record": record, "cells": [(entry, dig(record, entry.path), entry.title_path and dig(record, entry.title_path))
-                                     for entry in shown]}
+        {"record": record,
+         "cells": [(entry, dig(record, entry.path), entry.title_path and dig(record, entry.title_path))
+                   for entry in shown]}
         for record in records
     ]  # fmt: skip

@@ -75,7 +75,8 @@ def _list(info: ObjectInfo, template: str, base: tuple[str, ...] = (), **context
     body = render_template(
         template, info=info, view=wanted, built=built, rows=page_rows, total=total, error=error,
         last_page=min(last_page, reachable), capped=last_page > reachable, operators=listing.OPERATORS,
-        page_sizes=listing.PAGE_SIZES, page_url=page_url, sort_link=sort_link, filterable=[entry for entry in info.field_list() if entry["filterable"]],
+        page_sizes=listing.PAGE_SIZES, page_url=page_url, sort_link=sort_link,
+        filterable=[entry for entry in info.field_list() if entry["filterable"]],
         **context,
     )  # fmt: skip
     return html(body, 400 if error else 200)
@@ -143,8 +144,10 @@ def query_console() -> Response:
                                  user_id=sessions.current().user.id)  # fmt: skip
         except SalesforceError as problem:
             error = problem
-    body = render_template("ui/console.html", text=text, include_deleted=include_deleted, answer=answer, error=error,
-                           cell_text=console.cell_text, is_grid=lambda value: isinstance(value, console.Grid))  # fmt: skip
+    body = render_template(
+        "ui/console.html", text=text, include_deleted=include_deleted, answer=answer, error=error,
+        cell_text=console.cell_text, is_grid=lambda value: isinstance(value, console.Grid),
+    )  # fmt: skip
     return html(body, 400 if error else 200)
 
 
