@@ -10,7 +10,6 @@ from flask import redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
 from ...errors import SalesforceError
-from ..errors import status_of
 from ..state import org
 from . import forms, sessions
 from .blueprint import blueprint, zone
@@ -23,7 +22,7 @@ def _form(info: ObjectInfo, record: dict[str, Any] | None, values: dict[str, Any
     fields = forms.form_fields(info, creating=record is None)
     body = render_template("ui/form.html", info=info, record=record, fields=fields, values=values, error=error,
                            error_fields=set(error.fields or []) if error else set())  # fmt: skip
-    return html(body, status_of(error) if error else 200)
+    return html(body)
 
 
 def _user_id() -> str:
@@ -74,4 +73,4 @@ def delete(sobject: str, record_id: str) -> Response:
         else:
             return redirect(url_for("ui.list_view", sobject=info.name, toast="deleted"), 303)
     body = render_template("ui/delete.html", info=info, record=record, title=title, error=error)
-    return html(body, status_of(error) if error else 200)
+    return html(body)

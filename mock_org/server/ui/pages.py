@@ -19,6 +19,9 @@ RECENT_CASES = 10
 
 
 def html(body: str, status: int = 200) -> Response:
+    """A page. One that shows the org's answer to what the user asked — a refused query or filter, a
+    write the org turned down — is still a page and answers 200, as Lightning does; a refusal of the
+    request itself (no session, no CSRF token, no such record) keeps its own status."""
     return Response(body, status=status, content_type="text/html; charset=utf-8")
 
 
@@ -79,7 +82,7 @@ def _list(info: ObjectInfo, template: str, base: tuple[str, ...] = (), **context
         filterable=[entry for entry in info.field_list() if entry["filterable"]],
         **context,
     )  # fmt: skip
-    return html(body, 400 if error else 200)
+    return html(body)
 
 
 @blueprint.route("/lightning/o/<sobject>/list", endpoint="list_view")
@@ -130,7 +133,7 @@ def global_search() -> Response:
         except SalesforceError as problem:
             error = f"{problem.error_code}: {problem.message}"
     body = render_template("ui/search.html", query=text, scope=scope, groups=groups, sosl=sosl, error=error)
-    return html(body, 400 if error else 200)
+    return html(body)
 
 
 @blueprint.route("/lightning/setup/query", methods=["GET", "POST"], endpoint="console")
@@ -148,7 +151,7 @@ def query_console() -> Response:
         "ui/console.html", text=text, include_deleted=include_deleted, answer=answer, error=error,
         cell_text=console.cell_text, is_grid=lambda value: isinstance(value, console.Grid),
     )  # fmt: skip
-    return html(body, 400 if error else 200)
+    return html(body)
 
 
 @blueprint.route("/lightning/<path:rest>", endpoint="unknown", methods=["GET", "POST"])
