@@ -48,11 +48,14 @@ def input_value(field: dict[str, Any], value: Any, zone: dt.tzinfo) -> str:
 
 
 def submitted(info: ObjectInfo, form: Any, fields: list[dict[str, Any]], zone: dt.tzinfo) -> dict[str, Any]:
-    """Every offered field as the API's JSON value: blank is null, a checkbox is true or false, a
-    datetime typed in the user's zone goes in UTC. Other text goes as typed; the write path checks it."""
+    """Each submitted field as the API's JSON value: blank is null, a checkbox is true or false (an
+    unticked one is not sent), a datetime typed in the user's zone goes in UTC. Other text goes as
+    typed; the write path checks it. A field the form did not send is left out, not emptied."""
     body: dict[str, Any] = {}
     for field in fields:
         name, kind = field["name"], field["type"]
+        if kind != "boolean" and name not in form:
+            continue
         if kind == "boolean":
             body[name] = form.get(name) == "true"
         elif kind == "multipicklist":

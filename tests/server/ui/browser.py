@@ -30,7 +30,7 @@ def ensure_browser() -> str | None:
         if shutil.which("apt-get") is None or os.geteuid() != 0:
             return "no /usr/bin/chromium, and apt-get cannot install it here (not root or no apt)"
         if not (_run(["apt-get", "install", "-y", "-qq", "chromium"])
-                or _run(["apt-get", "update", "-qq"]) and _run(["apt-get", "install", "-y", "-qq", "chromium"])):
+                or (_run(["apt-get", "update", "-qq"]) and _run(["apt-get", "install", "-y", "-qq", "chromium"]))):
             return "apt-get could not install chromium"  # fmt: skip
     if importlib.util.find_spec("playwright") is None:
         if not _run([sys.executable, "-m", "pip", "install", "--quiet", "playwright>=1.40"]):
