@@ -223,7 +223,7 @@ def test_requests_without_a_valid_session_get_401_arrays(client: Client) -> None
 
 
 @pytest.mark.parametrize(
-    "path", ["/", "/favicon.ico", f"{V}/nothing/here", "/services/data/v59.0/sobjects/Account/a/b/c/d"]
+    "path", ["/favicon.ico", "/login", f"{V}/nothing/here", "/services/data/v59.0/sobjects/Account/a/b/c/d"]
 )
 def test_unknown_urls_are_not_found_json(client: Client, path: str) -> None:
     assert_error(client.get(path), 404, "NOT_FOUND")
