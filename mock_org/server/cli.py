@@ -198,6 +198,9 @@ def _instructions(app: Flask, server: Server, path: Path, read_only: bool, today
         "or, with the CRMARENA_* variables exported:",
         "    from mock_org.client import connect; sf = connect()",
         "",
+        f"In a browser: https://{hostport}/ (log in as {username} with the password above), or open",
+        f"https://{hostport}/secur/frontdoor.jsp?sid=SESSION_ID&retURL=/lightning/page/home with an API session id.",
+        "",
         "Ctrl-C stops the server.",
     ]
     return "\n".join(lines)

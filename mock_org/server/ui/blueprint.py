@@ -8,7 +8,7 @@ import logging
 from typing import Any
 from urllib.parse import quote
 
-from flask import Blueprint, redirect, render_template, request
+from flask import Blueprint, g, redirect, render_template, request
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response
 
@@ -63,8 +63,11 @@ def headers(response: Response) -> Response:
 
 
 def zone() -> dt.tzinfo:
-    session = sessions.current()
-    return display.zone_of(session.user.timezone if session else None)
+    """The signed-in user's time zone, in which every datetime on the page is shown."""
+    if "ui_zone" not in g:
+        session = sessions.current()
+        g.ui_zone = display.zone_of(session.user.timezone if session else None)
+    return g.ui_zone
 
 
 def show(info: ObjectInfo, field: dict[str, Any], value: Any) -> Any:
@@ -80,7 +83,10 @@ def context() -> dict[str, Any]:
     return {
         "me": session.user if session else None, "csrf_token": sessions.csrf_token, "csrf_field": sessions.CSRF_FIELD,
         "org_name": state().auth.org.name, "read_only": org().read_only, "tabs": tabs, "more_tabs": more,
-        "show": show, "when": lambda wire: display.moment(wire, zone()) if wire else "",
+        "show": show, "record_link": display.record_link,
+        "cell": lambda column, value, title, record=None: display.cell(column, value, title, record, zone(),
+                                                                        catalog.object_of),
+        "when": lambda wire: display.moment(wire, zone()) if wire else "",
         "object_of": catalog.object_of, "toast": TOASTS.get(request.args.get("toast", "")),
         "input_type": forms.input_type, "required": forms.required,
         "input_value": lambda field, value: forms.input_value(field, value, zone()),

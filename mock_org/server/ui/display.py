@@ -9,13 +9,17 @@ from __future__ import annotations
 import datetime as dt
 import html
 import re
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from markupsafe import Markup, escape
 
 from ...values import parse_datetime
 from .catalog import ObjectInfo
+
+if TYPE_CHECKING:
+    from .columns import Column
 
 _TAG = re.compile(r"<[^>]*>")
 _BREAK = re.compile(r"<\s*(br|/p|/div|/li)\b[^>]*>", re.IGNORECASE)
@@ -58,6 +62,15 @@ def moment(wire: str, zone: dt.tzinfo) -> Markup:
     return Markup('<time datetime="{}" title="{}">{}</time>').format(wire, wire, text)
 
 
+def record_link(object_name: str | None, record_id: str, text: Any) -> Markup:
+    """A link to a record's page (text only when its object has no page); the Id stays in the element."""
+    label = text if text not in (None, "") else record_id
+    if not object_name:
+        return Markup('<span data-record-id="{}">{}</span>').format(record_id, label)
+    href = f"/lightning/r/{object_name}/{record_id}/view"
+    return Markup('<a href="{}" data-record-id="{}">{}</a>').format(href, record_id, label)
+
+
 def show(info: ObjectInfo, field: dict[str, Any], value: Any, zone: dt.tzinfo) -> Markup:
     """One value of ``field`` (not a lookup: those are links, see the ``lookup`` macro)."""
     if value is None or value == "":
@@ -94,3 +107,14 @@ def show(info: ObjectInfo, field: dict[str, Any], value: Any, zone: dt.tzinfo) -
     if kind == "textarea":
         return Markup('<span class="text">{}</span>').format(value)
     return escape(value)
+
+
+def cell(column: Column, value: Any, title: Any, record: dict[str, Any] | None, zone: dt.tzinfo,
+         object_of: Callable[[Any], str | None]) -> Markup:  # fmt: skip
+    """A table cell: the record's title as the link to it (when ``record`` is given), a lookup as a
+    link to the record it points at, anything else as its value."""
+    if record is not None:
+        return record_link(record["attributes"]["type"], record["Id"], value)
+    if column.title_path and value:
+        return record_link(object_of(value), value, title)
+    return show(column.owner, column.field, value, zone)

@@ -18,6 +18,7 @@ from soql_parser.literals import write_string
 from soql_parser.nodes import StringLiteral
 
 from ...ids import is_id
+from ...org import Org
 from .catalog import Catalog, ObjectInfo
 from .columns import Column, column, columns, default_columns, dig, select_list, title_of
 
@@ -104,9 +105,14 @@ class ListQuery:
     info: ObjectInfo
     columns: list[Column]
     sort_column: Column
-    soql: str
+    soql: str  # the page in one query, as the page shows it
     count_soql: str
     offset: int
+    ids_soql: str | None = None  # the page's Ids alone, when the order needs no join (see page_records)
+    select: str = ""
+
+    def by_ids(self, ids: list[str]) -> str:
+        return f"SELECT {self.select} FROM {self.info.name} WHERE Id IN ({', '.join(map(_string, ids))})"
 
 
 def build(catalog: Catalog, info: ObjectInfo, request: ListRequest, zone: dt.tzinfo,
@@ -121,12 +127,25 @@ def build(catalog: Catalog, info: ObjectInfo, request: ListRequest, zone: dt.tzi
     where = f" WHERE {' AND '.join(conditions)}" if conditions else ""
     direction = "DESC" if request.descending else "ASC"
     offset = min((request.page - 1) * request.size, MAX_OFFSET)
-    soql = (
-        f"SELECT {select_list(shown)} FROM {info.name}{where} "
-        f"ORDER BY {sort_column.order_path} {direction} NULLS LAST, Id {direction} LIMIT {request.size}"
-        + (f" OFFSET {offset}" if offset else "")
-    )
-    return ListQuery(info, shown, sort_column, soql, f"SELECT COUNT() FROM {info.name}{where}", offset)
+    tail = (f"{where} ORDER BY {sort_column.order_path} {direction} NULLS LAST, Id {direction} LIMIT {request.size}"
+            + (f" OFFSET {offset}" if offset else ""))  # fmt: skip
+    select = select_list(shown)
+    ids_soql = None if sort_column.title_path else f"SELECT Id FROM {info.name}{tail}"
+    return ListQuery(info, shown, sort_column, f"SELECT {select} FROM {info.name}{tail}",
+                     f"SELECT COUNT() FROM {info.name}{where}", offset, ids_soql, select)  # fmt: skip
+
+
+def page_records(org: Org, built: ListQuery) -> list[dict[str, Any]]:
+    """The page's records. Sorting every row of a large object with its lookups joined costs ten times
+    more than sorting the object's own rows, so when the order needs no lookup the page's Ids are found
+    first and their columns fetched by Id (the same records as ``built.soql`` gives)."""
+    if built.ids_soql is None:
+        return org.query(built.soql)["records"]
+    ids = [record["Id"] for record in org.query(built.ids_soql)["records"]]
+    if not ids:
+        return []
+    found = {record["Id"]: record for record in org.query(built.by_ids(ids))["records"]}
+    return [found[record_id] for record_id in ids if record_id in found]
 
 
 def _sort_column(catalog: Catalog, info: ObjectInfo, shown: list[Column], name: str) -> Column:

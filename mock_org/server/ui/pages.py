@@ -43,7 +43,7 @@ def home() -> Response:
         info = catalog.get("Case")
         recent_request = listing.ListRequest(size=RECENT_CASES)
         built = listing.build(catalog, info, recent_request, zone())
-        recent = (info, built.columns, listing.rows(org().query(built.soql)["records"], built.columns))
+        recent = (info, built.columns, listing.rows(listing.page_records(org(), built), built.columns))
     return html(render_template("ui/home.html", counts=counts, recent=recent))
 
 
@@ -59,7 +59,7 @@ def _list(info: ObjectInfo, template: str, base: tuple[str, ...] = (), **context
     try:
         built = listing.build(catalog, info, wanted, zone(), base)
         total = org().query(built.count_soql)["totalSize"]
-        page_rows = listing.rows(org().query(built.soql)["records"], built.columns)
+        page_rows = listing.rows(listing.page_records(org(), built), built.columns)
     except listing.FilterError as problem:
         error = str(problem)
     except SalesforceError as problem:
