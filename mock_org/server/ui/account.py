@@ -40,15 +40,16 @@ def login() -> Response:
     return sessions.start(response, state().auth.issue(user))
 
 
-@blueprint.route("/secur/frontdoor.jsp", endpoint="frontdoor")
+@blueprint.route("/secur/frontdoor.jsp", methods=["GET", "POST"], endpoint="frontdoor")
 def frontdoor() -> Response:
     """An API session id opens a UI session of the same user (its own session, so logging out of the
-    UI leaves the API session alone), then goes to ``retURL``."""
+    UI leaves the API session alone), then goes to ``retURL``. The id may come in the query string or,
+    kept out of URLs and logs, in a POSTed form, as a real org accepts it."""
     try:
-        session = state().auth.verify(request.args.get("sid"))
+        session = state().auth.verify(request.values.get("sid"))
     except InvalidSessionId:
         return _login_page("Your session has expired or is invalid. Please log in.", 401)
-    response = redirect(sessions.local_target(request.args.get("retURL")), 302)
+    response = redirect(sessions.local_target(request.values.get("retURL")), 302)
     return sessions.start(response, state().auth.issue(session.user))
 
 

@@ -87,7 +87,9 @@ class Catalog:
         return known
 
     def object_of(self, record_id: Any) -> str | None:
-        """The object a record Id belongs to, by its key prefix."""
+        """The object with pages that a record Id belongs to, by its key prefix (None for a setup
+        object such as a profile or a queue, which has no page to link to)."""
         if not isinstance(record_id, str) or not is_id(record_id):
             return None
-        return self._prefixes.get(record_id[:3])
+        name = self._prefixes.get(record_id[:3])
+        return name if name in self.main else None

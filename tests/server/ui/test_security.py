@@ -168,3 +168,22 @@ def test_the_cookie_is_secure_over_https(running: RunningOrg) -> None:
     assert session.get(running.url + "/lightning/page/home", allow_redirects=False).status_code == 200
     plain = requests.post(running.http_url + "/", data={"csrf_token": "x"}, allow_redirects=False)
     assert plain.status_code == 403
+
+
+@pytest.mark.parametrize("method", ["GET", "POST"])
+def test_no_page_is_a_server_fault_whatever_it_is_sent(running: RunningOrg, ui: FlaskClient, method: str) -> None:
+    odd = [
+        {}, {"sort": "<script>", "dir": "sideways", "page": "-3", "size": "999999999999", "q": "%_\\'"},
+        {"field": ["Status", "Nope", ""], "op": ["equals"], "value": ["a", "b", "c", "d"]},
+        {"field": "CreatedDate", "op": "greater", "value": "LAST_N_DAYS:x"}, {"scope": "Bogus", "q": "{}"},
+        {"locator": "01gXXXX-5", "q": "SELECT"}, {"toast": "<b>", "startURL": "//evil", "retURL": "javascript:x"},
+    ]
+    token = form_token(ui, "/lightning/page/home")
+    for path, _ in ui_pages(running) + [("/", "ui.login"), ("/secur/frontdoor.jsp", "ui.frontdoor")]:
+        for values in odd:
+            if method == "GET":
+                answer = ui.get(path, query_string=values)
+            else:
+                answer = ui.post(path, data={**values, "csrf_token": token, "Subject": "\x00" * 300})
+            assert answer.status_code < 500, (method, path, values, answer.get_data(as_text=True)[:500])
+            assert answer.content_type.startswith("text/html"), (method, path)
