@@ -179,7 +179,7 @@ def test_no_page_is_a_server_fault_whatever_it_is_sent(running: RunningOrg, ui: 
         {"locator": "01gXXXX-5", "q": "SELECT"}, {"toast": "<b>", "startURL": "//evil", "retURL": "javascript:x"},
     ]
     token = form_token(ui, "/lightning/page/home")
-    for path, _ in ui_pages(running) + [("/", "ui.login"), ("/secur/frontdoor.jsp", "ui.frontdoor")]:
+    for path, _ in [*ui_pages(running), ("/", "ui.login"), ("/secur/frontdoor.jsp", "ui.frontdoor")]:
         for values in odd:
             if method == "GET":
                 answer = ui.get(path, query_string=values)
