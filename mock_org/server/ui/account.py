@@ -18,7 +18,7 @@ def _login_page(message: str | None = None, status: int = 200, notice: str | Non
     start_url = request.values.get("startURL") or request.values.get("retURL") or ""
     body = render_template(
         "ui/login.html", message=message, notice=notice, start_url=start_url,
-        username=request.form.get("username", ""), login_token=sessions.new_login_nonce(),
+        username=request.form.get("username", ""), login_token=sessions.login_form_token(),
     )  # fmt: skip
     return Response(body, status=status, content_type="text/html; charset=utf-8")
 

@@ -51,7 +51,8 @@ def csrf_ok() -> bool:
     return ui_state().keys.check("session", token(), request.form.get(CSRF_FIELD, ""))
 
 
-def new_login_nonce() -> str:
+def login_form_token() -> str:
+    """The login form's token, bound to this browser's nonce cookie (made now if it has none)."""
     nonce = request.cookies.get(LOGIN_COOKIE) or secrets.token_urlsafe(24)
     g.login_nonce = nonce
     return ui_state().keys.sign("login", nonce)
