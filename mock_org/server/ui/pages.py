@@ -11,6 +11,7 @@ from ..state import org
 from . import console, listing, records, sessions
 from .blueprint import blueprint, zone
 from .catalog import ObjectInfo
+from .columns import Column
 from .records import quoted_id
 from .search import search
 from .state import ui_state
@@ -54,11 +55,15 @@ def object_home(sobject: str) -> Response:
 
 def _list(info: ObjectInfo, template: str, base: tuple[str, ...] = (), **context: object) -> Response:
     wanted = listing.ListRequest.read(request.args)
+    reachable = listing.MAX_OFFSET // wanted.size + 1
     catalog = ui_state().catalog
     error, built, page_rows, total = None, None, [], 0
     try:
         built = listing.build(catalog, info, wanted, zone(), base)
         total = org().query(built.count_soql)["totalSize"]
+        if wanted.page > min(reachable, max(1, -(-total // wanted.size))):  # past the end: the last page
+            wanted.page = min(reachable, max(1, -(-total // wanted.size)))
+            built = listing.build(catalog, info, wanted, zone(), base)
         page_rows = listing.rows(listing.page_records(org(), built), built.columns)
     except listing.FilterError as problem:
         error = str(problem)
@@ -66,15 +71,15 @@ def _list(info: ObjectInfo, template: str, base: tuple[str, ...] = (), **context
         error = f"{problem.error_code}: {problem.message}"
     if built is None:
         built = listing.build(catalog, info, listing.ListRequest(), zone(), base)
+
     def page_url(**changes: object) -> str:
         return url_for(request.endpoint or "", **(request.view_args or {}), **wanted.args(**changes))
 
-    def sort_link(column: object, active: bool) -> str:
+    def sort_link(column: Column, active: bool) -> str:
         descending = not wanted.descending if active else False
-        return page_url(sort=column.name, dir="desc" if descending else "asc", page=None)  # type: ignore[attr-defined]
+        return page_url(sort=column.name, dir="desc" if descending else "asc", page=None)
 
     last_page = max(1, -(-total // wanted.size))
-    reachable = listing.MAX_OFFSET // wanted.size + 1
     body = render_template(
         template, info=info, view=wanted, built=built, rows=page_rows, total=total, error=error,
         last_page=min(last_page, reachable), capped=last_page > reachable, operators=listing.OPERATORS,

@@ -43,6 +43,10 @@ def test_a_list_sorts_filters_and_pages_as_the_org_does(ui: FlaskClient, running
     assert row_ids(page) == ids("SELECT Id FROM Product2 ORDER BY Name ASC NULLS LAST, Id ASC LIMIT 25 OFFSET 25")
     assert count(page) == running.org.query("SELECT COUNT() FROM Product2")["totalSize"]
     assert 'aria-sort="ascending"' in page and 'id="next-page"' in page and 'id="previous-page"' in page
+    products = count(page)
+    page = text(ui.get("/lightning/o/Product2/list?sort=Name&dir=asc&size=10&page=999"))  # past the end
+    last = -(-products // 10)
+    assert f"Page {last} of {last}" in page and len(row_ids(page)) == products - 10 * (last - 1)
     page = text(ui.get("/lightning/o/Case/list?sort=Priority&dir=desc&field=Status&op=not_equal&value=Closed"))
     expected = ids("SELECT Id FROM Case WHERE Status != 'Closed' ORDER BY Priority DESC NULLS LAST, Id DESC LIMIT 50")
     assert row_ids(page) == expected and count(page) == len(expected)
