@@ -61,8 +61,9 @@ def _list(info: ObjectInfo, template: str, base: tuple[str, ...] = (), **context
     try:
         built = listing.build(catalog, info, wanted, zone(), base)
         total = org().query(built.count_soql)["totalSize"]
-        if wanted.page > min(reachable, max(1, -(-total // wanted.size))):  # past the end: the last page
-            wanted.page = min(reachable, max(1, -(-total // wanted.size)))
+        last = min(reachable, max(1, -(-total // wanted.size)))
+        if wanted.page > last:  # past the end: the last page
+            wanted.page = last
             built = listing.build(catalog, info, wanted, zone(), base)
         page_rows = listing.rows(listing.page_records(org(), built), built.columns)
     except listing.FilterError as problem:
