@@ -1,13 +1,13 @@
 """A tool: a function of ``(sf, **args)`` with its OpenAI function schema and a category label.
 
-Each tool module defines its functions and, right after each one, the `Tool` that describes it;
-`eval_suite.tools.registry` gathers them.
+Each tool module defines its functions and, right after each one, the `Tool` that describes it
+(built with `define`); `eval_suite.tools.registry` gathers them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 DATES = "date helpers"
@@ -16,29 +16,42 @@ PRODUCTS = "product and order lookups"
 KNOWLEDGE = "knowledge search"
 CALCULATIONS = "calculation helpers"
 RAW = "raw SOQL/SOSL"
-ANSWER = "final answer"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Tool:
-    function: Callable[..., Any] | None  # None for respond, which agents handle themselves
-    category: str
-    description: str
-    properties: dict[str, dict[str, Any]] = field(default_factory=dict)
-    required: tuple[str, ...] = ()
-    name: str = ""
+    """``function(sf, **arguments)``, its entry of OpenAI's ``tools`` list and its category."""
 
-    def __post_init__(self) -> None:
-        if not self.name:
-            assert self.function is not None, "a tool without a function needs a name"
-            object.__setattr__(self, "name", self.function.__name__)
+    name: str
+    function: Callable[..., Any]
+    schema: dict[str, Any]  # {"type": "function", "function": {"name", "description", "parameters"}}
+    category: str
 
     @property
-    def schema(self) -> dict[str, Any]:
-        """The OpenAI function-calling schema (``tools=[…]`` entry)."""
-        parameters = {"type": "object", "properties": self.properties, "required": list(self.required)}
-        function = {"name": self.name, "description": self.description, "parameters": parameters}
-        return {"type": "function", "function": function}
+    def properties(self) -> dict[str, Any]:
+        return self.schema["function"]["parameters"]["properties"]
+
+    @property
+    def required(self) -> list[str]:
+        return self.schema["function"]["parameters"]["required"]
+
+
+def function_schema(
+    name: str, description: str, properties: dict[str, Any] | None = None, required: tuple[str, ...] = ()
+) -> dict[str, Any]:
+    parameters = {"type": "object", "properties": properties or {}, "required": list(required)}
+    return {"type": "function", "function": {"name": name, "description": description, "parameters": parameters}}
+
+
+def define(
+    function: Callable[..., Any],
+    category: str,
+    description: str,
+    properties: dict[str, Any] | None = None,
+    required: tuple[str, ...] = (),
+) -> Tool:
+    """The Tool of ``function``, named after it."""
+    return Tool(function.__name__, function, function_schema(function.__name__, description, properties, required), category)
 
 
 def string(description: str, **extra: Any) -> dict[str, Any]:

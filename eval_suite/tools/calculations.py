@@ -9,7 +9,7 @@ from typing import Any
 
 from simple_salesforce import Salesforce
 
-from .base import CALCULATIONS, Tool, integer, mapping, record_list
+from .base import CALCULATIONS, define, integer, mapping, record_list
 from .soql import ToolError, api_moment
 
 
@@ -43,7 +43,7 @@ def get_agents_with_max_cases(sf: Salesforce, subset_cases: list[dict[str, Any]]
     return _best(dict(_owner_counts(subset_cases)), "max")
 
 
-GET_AGENTS_WITH_MAX_CASES = Tool(
+GET_AGENTS_WITH_MAX_CASES = define(
     get_agents_with_max_cases,
     CALCULATIONS,
     "The OwnerIds that own the most of the given cases (all of them when tied).",
@@ -56,7 +56,7 @@ def get_agents_with_min_cases(sf: Salesforce, subset_cases: list[dict[str, Any]]
     return _best(dict(_owner_counts(subset_cases)), "min")
 
 
-GET_AGENTS_WITH_MIN_CASES = Tool(
+GET_AGENTS_WITH_MIN_CASES = define(
     get_agents_with_min_cases,
     CALCULATIONS,
     "The OwnerIds that own the fewest of the given cases (all of them when tied). Only owners that appear in "
@@ -79,7 +79,7 @@ def calculate_average_handle_time(sf: Salesforce, cases: list[dict[str, Any]]) -
     return {owner: _mean(values) for owner, values in minutes.items()}
 
 
-CALCULATE_AVERAGE_HANDLE_TIME = Tool(
+CALCULATE_AVERAGE_HANDLE_TIME = define(
     calculate_average_handle_time,
     CALCULATIONS,
     "Average handle time (ClosedDate − CreatedDate, in minutes) per OwnerId over the given cases that have "
@@ -98,7 +98,7 @@ def calculate_region_average_closure_times(sf: Salesforce, cases: list[dict[str,
     return {state: _mean(values) for state, values in seconds.items()}
 
 
-CALCULATE_REGION_AVERAGE_CLOSURE_TIMES = Tool(
+CALCULATE_REGION_AVERAGE_CLOSURE_TIMES = define(
     calculate_region_average_closure_times,
     CALCULATIONS,
     "Average closure time (ClosedDate − CreatedDate, in seconds) per ShippingState over the given cases that "
@@ -115,7 +115,7 @@ def get_qualified_agent_ids_by_case_count(sf: Salesforce, agent_handled_cases: d
     return sorted(agent for agent, count in counts.items() if count > n_cases)
 
 
-GET_QUALIFIED_AGENT_IDS_BY_CASE_COUNT = Tool(
+GET_QUALIFIED_AGENT_IDS_BY_CASE_COUNT = define(
     get_qualified_agent_ids_by_case_count,
     CALCULATIONS,
     "The agents whose count is MORE than n_cases (strictly greater).",
@@ -131,7 +131,7 @@ def find_id_with_max_value(sf: Salesforce, values_by_id: dict[str, Any]) -> list
     return _best(_numbers(values_by_id, "values_by_id"), "max")
 
 
-FIND_ID_WITH_MAX_VALUE = Tool(
+FIND_ID_WITH_MAX_VALUE = define(
     find_id_with_max_value,
     CALCULATIONS,
     "The keys with the highest value (a list: several when tied, empty for an empty input).",
@@ -144,7 +144,7 @@ def find_id_with_min_value(sf: Salesforce, values_by_id: dict[str, Any]) -> list
     return _best(_numbers(values_by_id, "values_by_id"), "min")
 
 
-FIND_ID_WITH_MIN_VALUE = Tool(
+FIND_ID_WITH_MIN_VALUE = define(
     find_id_with_min_value,
     CALCULATIONS,
     "The keys with the lowest value (a list: several when tied, empty for an empty input).",
@@ -161,7 +161,7 @@ def get_month_to_case_count(sf: Salesforce, cases: list[dict[str, Any]]) -> dict
     return dict(months)
 
 
-GET_MONTH_TO_CASE_COUNT = Tool(
+GET_MONTH_TO_CASE_COUNT = define(
     get_month_to_case_count,
     CALCULATIONS,
     "How many of the given cases were created in each calendar month (UTC), by English month name; the same "

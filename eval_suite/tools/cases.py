@@ -12,7 +12,7 @@ from typing import Any
 
 from simple_salesforce import Salesforce
 
-from .base import CASES, Tool, record_list, string, string_list
+from .base import CASES, define, record_list, string, string_list
 from .soql import ToolError, chunks, datetime_literal, ids, in_list, query, quote
 
 CASE_FIELDS = "Id, OwnerId, CreatedDate, ClosedDate, Status, AccountId, IssueId__c, OrderItemId__c"
@@ -61,7 +61,7 @@ def get_cases(
     return sorted(found.values(), key=lambda record: (record["CreatedDate"], record["Id"]))
 
 
-GET_CASES = Tool(
+GET_CASES = define(
     get_cases,
     CASES,
     "Cases matching every filter given (at least one): created in [start_date, end_date), owned by one of "
@@ -90,7 +90,7 @@ def get_agent_handled_cases_by_period(sf: Salesforce, start_date: str, end_date:
     return _counts(query(sf, soql), "NewValue__c")
 
 
-GET_AGENT_HANDLED_CASES_BY_PERIOD = Tool(
+GET_AGENT_HANDLED_CASES_BY_PERIOD = define(
     get_agent_handled_cases_by_period,
     CASES,
     "How many cases each agent handled in [start_date, end_date): the cases whose first Owner Assignment "
@@ -113,7 +113,7 @@ def get_non_transferred_case_ids(sf: Salesforce, start_date: str, end_date: str)
     return [record["Id"] for record in query(sf, soql) if not record.get("CaseHistories__r")]
 
 
-GET_NON_TRANSFERRED_CASE_IDS = Tool(
+GET_NON_TRANSFERRED_CASE_IDS = define(
     get_non_transferred_case_ids,
     CASES,
     "Ids of the cases first assigned in [start_date, end_date) that were never transferred: their only "
@@ -143,7 +143,7 @@ def get_agent_transferred_cases_by_period(
     return {agent: counts.get(agent, 0) for agent in agents}
 
 
-GET_AGENT_TRANSFERRED_CASES_BY_PERIOD = Tool(
+GET_AGENT_TRANSFERRED_CASES_BY_PERIOD = define(
     get_agent_transferred_cases_by_period,
     CASES,
     "Transfers per agent in [start_date, end_date): Owner Assignment rows with an OldValue__c, counted for the "
@@ -171,7 +171,7 @@ def get_issue_counts(sf: Salesforce, start_date: str, end_date: str, order_item_
     return counts
 
 
-GET_ISSUE_COUNTS = Tool(
+GET_ISSUE_COUNTS = define(
     get_issue_counts,
     CASES,
     "How many cases about the given order items were created in [start_date, end_date), per issue. "
@@ -189,7 +189,7 @@ def get_issues(sf: Salesforce) -> list[dict[str, Any]]:
     return query(sf, "SELECT Id, Name FROM Issue__c ORDER BY Name")
 
 
-GET_ISSUES = Tool(get_issues, CASES, "Every issue (Issue__c) cases can be about, as {Id, Name}.")
+GET_ISSUES = define(get_issues, CASES, "Every issue (Issue__c) cases can be about, as {Id, Name}.")
 
 
 def get_email_messages_by_case_id(sf: Salesforce, case_id: str) -> list[dict[str, Any]]:
@@ -200,7 +200,7 @@ def get_email_messages_by_case_id(sf: Salesforce, case_id: str) -> list[dict[str
     return query(sf, soql)
 
 
-GET_EMAIL_MESSAGES_BY_CASE_ID = Tool(
+GET_EMAIL_MESSAGES_BY_CASE_ID = define(
     get_email_messages_by_case_id,
     CASES,
     "The emails of a case in time order: Subject, TextBody, FromAddress, FromName, ToAddress, MessageDate and "
@@ -215,7 +215,7 @@ def get_livechat_transcript_by_case_id(sf: Salesforce, case_id: str) -> list[dic
     return query(sf, soql)
 
 
-GET_LIVECHAT_TRANSCRIPT_BY_CASE_ID = Tool(
+GET_LIVECHAT_TRANSCRIPT_BY_CASE_ID = define(
     get_livechat_transcript_by_case_id,
     CASES,
     "The live chat transcripts of a case: Body (one '[time] Name (Customer|Agent): text' line per message, "
@@ -236,7 +236,7 @@ def get_shipping_state(sf: Salesforce, cases: list[dict[str, Any]]) -> list[dict
     return [{**case, "ShippingState": states.get(case.get("AccountId"))} for case in cases]
 
 
-GET_SHIPPING_STATE = Tool(
+GET_SHIPPING_STATE = define(
     get_shipping_state,
     CASES,
     "The given cases, each with the ShippingState of its account (Case.AccountId → Account.ShippingState) added.",

@@ -9,7 +9,7 @@ from datetime import date, datetime, timedelta
 
 from simple_salesforce import Salesforce
 
-from .base import DATES, Tool, integer, string
+from .base import DATES, define, integer, string
 from .soql import ToolError, format_moment, parse_moment
 
 _MONTHS = {name.lower(): number for number, name in enumerate(calendar.month_name) if name}
@@ -41,7 +41,7 @@ def get_start_date(sf: Salesforce, end_date: str, period: str, interval_count: i
     return format_moment(_shift_months(end, -interval_count * (3 if unit == "quarter" else 1)))
 
 
-GET_START_DATE = Tool(
+GET_START_DATE = define(
     get_start_date,
     DATES,
     "The start of a period that ends at end_date and reaches back interval_count days, weeks (7 days), "
@@ -84,7 +84,7 @@ def get_period(sf: Salesforce, period_name: str, year: int) -> dict[str, str]:
     return {"start_date": format_moment(start), "end_date": format_moment(_shift_months(start, months))}
 
 
-GET_PERIOD = Tool(
+GET_PERIOD = define(
     get_period,
     DATES,
     "The bounds of a named period of a year as {start_date, end_date}, half-open [start_date, end_date) in UTC: "

@@ -6,7 +6,7 @@ from typing import Any
 
 from simple_salesforce import Salesforce
 
-from .base import KNOWLEDGE, Tool, string
+from .base import KNOWLEDGE, define, string
 from .soql import search, search_words
 
 
@@ -22,7 +22,7 @@ def search_knowledge_articles(sf: Salesforce, search_term: str) -> list[dict[str
     ]
 
 
-SEARCH_KNOWLEDGE_ARTICLES = Tool(
+SEARCH_KNOWLEDGE_ARTICLES = define(
     search_knowledge_articles,
     KNOWLEDGE,
     "Published knowledge articles (English) matching search_term, best matches first: Id, Title, Summary and "

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from simple_salesforce import Salesforce
 
-from .base import PRODUCTS, Tool, string, string_list
+from .base import PRODUCTS, define, string, string_list
 from .soql import ToolError, chunks, date_literal, ids, in_list, query, quote, search, search_words
 
 
@@ -14,7 +14,7 @@ def get_order_item_ids_by_product(sf: Salesforce, product_id: str) -> list[str]:
     return [record["Id"] for record in query(sf, soql)]
 
 
-GET_ORDER_ITEM_IDS_BY_PRODUCT = Tool(
+GET_ORDER_ITEM_IDS_BY_PRODUCT = define(
     get_order_item_ids_by_product,
     PRODUCTS,
     "Ids of every order item (OrderItem) of a product; cases point at these through OrderItemId__c.",
@@ -30,7 +30,7 @@ def get_account_id_by_contact_id(sf: Salesforce, contact_id: str) -> str | None:
     return records[0].get("AccountId")
 
 
-GET_ACCOUNT_ID_BY_CONTACT_ID = Tool(
+GET_ACCOUNT_ID_BY_CONTACT_ID = define(
     get_account_id_by_contact_id,
     PRODUCTS,
     "The Id of the account a contact belongs to (the customer whose orders hold the contact's purchases).",
@@ -54,7 +54,7 @@ def get_purchase_history(
     return sorted(found)
 
 
-GET_PURCHASE_HISTORY = Tool(
+GET_PURCHASE_HISTORY = define(
     get_purchase_history,
     PRODUCTS,
     "Which of the given products the account bought on purchase_date: Product2 Ids of the items of its "
@@ -73,7 +73,7 @@ def search_products(sf: Salesforce, search_term: str) -> list[str]:
     return [record["Id"] for record in search(sf, sosl)]
 
 
-SEARCH_PRODUCTS = Tool(
+SEARCH_PRODUCTS = define(
     search_products,
     PRODUCTS,
     "Ids of the products whose name or description holds every word of search_term (a SOSL search; * is a "

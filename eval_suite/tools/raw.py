@@ -7,7 +7,7 @@ from typing import Any
 from simple_salesforce import Salesforce
 
 from . import soql
-from .base import RAW, Tool, string
+from .base import RAW, define, string
 
 
 def _text(value: Any) -> str:
@@ -20,7 +20,7 @@ def issue_soql_query(sf: Salesforce, query: str) -> list[dict[str, Any]]:
     return soql.query(sf, _text(query))
 
 
-ISSUE_SOQL_QUERY = Tool(
+ISSUE_SOQL_QUERY = define(
     issue_soql_query,
     RAW,
     "Run a SOQL query and return every matching record (all pages), without 'attributes'.",
@@ -33,7 +33,7 @@ def issue_sosl_query(sf: Salesforce, query: str) -> list[dict[str, Any]]:
     return soql.search(sf, _text(query))
 
 
-ISSUE_SOSL_QUERY = Tool(
+ISSUE_SOSL_QUERY = define(
     issue_sosl_query,
     RAW,
     "Run a SOSL search (FIND {…} … RETURNING …) and return the matching records, without 'attributes'.",
