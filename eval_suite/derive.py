@@ -58,7 +58,9 @@ def policy_remedies(articles: list[dict[str, Any]]) -> list[dict[str, Any]]:
     found = []
     for article in articles:
         for match in REMEDY.finditer(html.unescape(article.get("Content") or "")):
-            found.append({"name": match.group("name").strip(), "days": int(match.group("days")), "article_id": article["Id"]})
+            found.append(
+                {"name": match.group("name").strip(), "days": int(match.group("days")), "article_id": article["Id"]}
+            )
     return found
 
 
@@ -81,7 +83,9 @@ def first_offer(
     """The first agent message (chat line or sent email) naming a listed solution: that solution and the day."""
     for moment, text in _agent_messages(transcripts, emails):
         lowered = text.lower()
-        named = {(remedy["name"], remedy["article_id"]): remedy for remedy in remedies if remedy["name"].lower() in lowered}
+        named = {
+            (remedy["name"], remedy["article_id"]): remedy for remedy in remedies if remedy["name"].lower() in lowered
+        }
         if len(named) > 1:
             raise ToolError(f"the message at {moment} names several solutions: {sorted(name for name, _ in named)}")
         if named:

@@ -68,7 +68,5 @@ def run_reference(sf: Salesforce, reference: list[dict[str, Any]]) -> Any:
     """The answer the reference solution reaches on the org behind ``sf``."""
     if not reference or reference[-1].get("tool") != "respond":
         raise ReferenceError("a reference ends with a respond step")
-    answer = None
-    for _, answer in steps(sf, reference):
-        pass
-    return answer
+    outputs = [output for _, output in steps(sf, reference)]
+    return outputs[-1]

@@ -20,27 +20,33 @@ RAW = "raw SOQL/SOSL"
 
 @dataclass(frozen=True)
 class Tool:
-    """``function(sf, **arguments)``, its entry of OpenAI's ``tools`` list and its category."""
+    """``function(sf, **arguments)``, its OpenAI function schema and its category (re-exported by the registry,
+    where the harness imports it from)."""
 
     name: str
     function: Callable[..., Any]
-    schema: dict[str, Any]  # {"type": "function", "function": {"name", "description", "parameters"}}
+    schema: dict[str, Any]  # the OpenAI function: {"name", "description", "parameters"}
     category: str
 
     @property
+    def openai_tool(self) -> dict[str, Any]:
+        """The entry of OpenAI's ``tools`` list."""
+        return {"type": "function", "function": self.schema}
+
+    @property
     def properties(self) -> dict[str, Any]:
-        return self.schema["function"]["parameters"]["properties"]
+        return self.schema["parameters"]["properties"]
 
     @property
     def required(self) -> list[str]:
-        return self.schema["function"]["parameters"]["required"]
+        return self.schema["parameters"]["required"]
 
 
 def function_schema(
     name: str, description: str, properties: dict[str, Any] | None = None, required: tuple[str, ...] = ()
 ) -> dict[str, Any]:
     parameters = {"type": "object", "properties": properties or {}, "required": list(required)}
-    return {"type": "function", "function": {"name": name, "description": description, "parameters": parameters}}
+    return {"name": name, "description": description, "parameters": parameters}
 
 
 def define(
@@ -51,7 +57,9 @@ def define(
     required: tuple[str, ...] = (),
 ) -> Tool:
     """The Tool of ``function``, named after it."""
-    return Tool(function.__name__, function, function_schema(function.__name__, description, properties, required), category)
+    return Tool(
+        function.__name__, function, function_schema(function.__name__, description, properties, required), category
+    )
 
 
 def string(description: str, **extra: Any) -> dict[str, Any]:

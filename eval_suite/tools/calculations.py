@@ -108,7 +108,9 @@ CALCULATE_REGION_AVERAGE_CLOSURE_TIMES = define(
 )
 
 
-def get_qualified_agent_ids_by_case_count(sf: Salesforce, agent_handled_cases: dict[str, Any], n_cases: int) -> list[str]:
+def get_qualified_agent_ids_by_case_count(
+    sf: Salesforce, agent_handled_cases: dict[str, Any], n_cases: int
+) -> list[str]:
     counts = _numbers(agent_handled_cases, "agent_handled_cases")
     if isinstance(n_cases, bool) or not isinstance(n_cases, int | float):
         raise ToolError(f"n_cases must be a number, got {n_cases!r}")

@@ -47,7 +47,9 @@ def get_cases(
     }
     given = {field: values for field, values in lists.items() if values is not None}
     if not given and start_date is None and end_date is None:
-        raise ToolError("give at least one filter: a period, agent_ids, case_ids, order_item_ids, issue_ids or statuses")
+        raise ToolError(
+            "give at least one filter: a period, agent_ids, case_ids, order_item_ids, issue_ids or statuses"
+        )
     if any(not values for values in given.values()):
         return []  # an empty list matches nothing
     conditions = _period(start_date, end_date)
@@ -136,7 +138,8 @@ def get_agent_transferred_cases_by_period(
     counts: dict[str, int] = {}
     for part in chunks(agents) if agents else [[]]:
         condition = [f"OldValue__c IN {in_list(part)}"] if part else []
-        soql = f"SELECT OldValue__c, COUNT(Id) n FROM CaseHistory__c WHERE {' AND '.join(where + condition)} GROUP BY OldValue__c"
+        conditions = " AND ".join(where + condition)
+        soql = f"SELECT OldValue__c, COUNT(Id) n FROM CaseHistory__c WHERE {conditions} GROUP BY OldValue__c"
         counts.update(_counts(query(sf, soql), "OldValue__c"))
     if agents is None:
         return counts
@@ -163,7 +166,9 @@ def get_issue_counts(sf: Salesforce, start_date: str, end_date: str, order_item_
     items = ids(order_item_ids, "order_item_ids") or []
     counts: dict[str, int] = {}
     for part in chunks(items):
-        where = " AND ".join([f"OrderItemId__c IN {in_list(part)}", *_period(start_date, end_date), "IssueId__c != null"])
+        where = " AND ".join(
+            [f"OrderItemId__c IN {in_list(part)}", *_period(start_date, end_date), "IssueId__c != null"]
+        )
         for issue, count in _counts(
             query(sf, f"SELECT IssueId__c, COUNT(Id) n FROM Case WHERE {where} GROUP BY IssueId__c"), "IssueId__c"
         ).items():

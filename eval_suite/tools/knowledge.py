@@ -16,8 +16,12 @@ def search_knowledge_articles(sf: Salesforce, search_term: str) -> list[dict[str
         "Knowledge__kav(Id, Title, Summary, FAQ_Answer__c WHERE PublishStatus = 'Online' AND Language = 'en_US')"
     )
     return [
-        {"Id": record["Id"], "Title": record.get("Title"), "Summary": record.get("Summary"),
-         "Content": record.get("FAQ_Answer__c")}  # fmt: skip
+        {
+            "Id": record["Id"],
+            "Title": record.get("Title"),
+            "Summary": record.get("Summary"),
+            "Content": record.get("FAQ_Answer__c"),
+        }
         for record in search(sf, sosl)
     ]
 

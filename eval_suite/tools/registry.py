@@ -13,7 +13,7 @@ from .soql import ToolError
 
 __all__ = ["CRMARENA_TOOLS", "RAW_TOOLS", "RESPOND_SCHEMA", "TOOLS", "Tool", "call", "schemas"]
 
-RESPOND_SCHEMA = function_schema(
+RESPOND_SCHEMA = function_schema(  # the OpenAI function, as Tool.schema
     "respond",
     "Give the final answer and end the task. Answer with only what the question asks for (an Id, a month name, "
     "a state code, a short phrase), or None when the policy says there is no answer.",
@@ -28,7 +28,7 @@ TOOLS: dict[str, Tool] = {tool.name: tool for tool in (*CRMARENA_TOOLS, *RAW_TOO
 def schemas(include_raw: bool = True) -> list[dict[str, Any]]:
     """The OpenAI ``tools`` list: the 25 CRMArena tools (respond last), with the raw SOQL/SOSL tools before it."""
     chosen = [*CRMARENA_TOOLS, *(RAW_TOOLS if include_raw else ())]
-    return [*(tool.schema for tool in chosen), RESPOND_SCHEMA]
+    return [*(tool.openai_tool for tool in chosen), {"type": "function", "function": RESPOND_SCHEMA}]
 
 
 def call(sf: Salesforce, name: str, arguments: dict[str, Any]) -> Any:

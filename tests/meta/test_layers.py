@@ -69,6 +69,21 @@ def test_fixtures_use_only_the_schema_and_id_modules_of_the_org() -> None:
     assert [name for name in shared if name.startswith(("mock_org", "fixtures", "eval_suite", "soql_parser"))] == []
 
 
+def test_the_harness_reaches_an_org_only_through_its_client() -> None:
+    assert (
+        offenders(
+            "eval_suite",
+            ("mock_org", "fixtures.tasks.truth", "fixtures.tasks.records"),
+            skip=("eval_suite.cli", "eval_suite.target"),
+        )
+        == []
+    )
+
+
+def test_ground_truth_never_uses_the_engine_the_server_or_the_tools() -> None:
+    assert offenders("fixtures", ("eval_suite",)) == []
+
+
 def test_the_contract_sees_every_form_of_a_forbidden_import(tmp_path: Path) -> None:
     package = tmp_path / "sample"
     package.mkdir()

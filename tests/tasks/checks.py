@@ -48,12 +48,16 @@ def ground_truth(instances: list[Instance], org: OrgRecords) -> list[str]:
     problems = []
     for instance in instances:
         if instance.task == "knowledge_qa":
-            if not instance.answer or not truth.knowledge_answer_stated(org, instance.params["article_id"], instance.answer):
+            if not instance.answer or not truth.knowledge_answer_stated(
+                org, instance.params["article_id"], instance.answer
+            ):
                 problems.append(f"{instance.idx}: the answer is not stated in article {instance.params['article_id']}")
             continue
         verdict = truth.evaluate(org, instance.task, instance.params)
         if verdict.tied or verdict.answer != instance.answer:
-            problems.append(f"{instance.idx}: rule gives {verdict.answer!r} (tied {verdict.tied}), file {instance.answer!r}")
+            problems.append(
+                f"{instance.idx}: rule gives {verdict.answer!r} (tied {verdict.tied}), file {instance.answer!r}"
+            )
     return problems
 
 

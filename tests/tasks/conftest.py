@@ -4,6 +4,7 @@ simple-salesforce."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -11,7 +12,8 @@ import pytest
 from simple_salesforce import Salesforce
 
 from fixtures import default_org
-from fixtures.default import default_tasks
+from fixtures.default import DEFAULT_DIR, default_tasks
+from fixtures.dump import LATENT_FILE
 from fixtures.tasks.model import Instance, load_tasks
 from fixtures.tasks.records import OrgRecords, load_records
 from mock_org.server.serve import serve_org
@@ -37,3 +39,13 @@ def sf(default_db: Path) -> Iterator[Salesforce]:
     """simple-salesforce, unmodified, logged in to a served read-only copy of the default org."""
     with serve_org(default_db, read_only=True) as org:
         yield org.connect()
+
+
+@pytest.fixture(scope="session")
+def latent() -> dict:
+    return json.loads((DEFAULT_DIR / LATENT_FILE).read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="session")
+def latent_issues(latent: dict) -> dict:
+    return latent["issues"]

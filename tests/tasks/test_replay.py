@@ -10,7 +10,8 @@ from eval_suite.tools.registry import TOOLS
 
 def test_references_use_only_registry_tools_and_derive_operations(instances) -> None:
     for instance in instances:
-        for step in instance.reference:
+        assert instance.reference[-1]["tool"] == "respond" and set(instance.reference[-1]["args"]) == {"content"}
+        for step in instance.reference[:-1]:
             if "derive" in step:
                 assert step["derive"] in OPERATIONS, (instance.idx, step)
             else:

@@ -2,21 +2,11 @@
 
 from __future__ import annotations
 
-import json
-
-import pytest
 from faker import Faker
 
-from fixtures.default import DEFAULT_DIR
-from fixtures.dump import LATENT_FILE
 from fixtures.tasks.drafting import Context
 from tests.shared import shared_dir
 from tests.tasks import checks
-
-
-@pytest.fixture(scope="module")
-def latent() -> dict:
-    return json.loads((DEFAULT_DIR / LATENT_FILE).read_text(encoding="utf-8"))
 
 
 def test_the_set_has_130_of_each_task_with_the_listed_params(instances) -> None:

@@ -73,7 +73,9 @@ def test_handled_counts_first_assignments_in_the_window_only(handling_org) -> No
     ("min_cases", "direction", "answer"),
     [(0, "min", B), (0, "max", A), (1, "min", B), (1, "max", A), (2, "max", B), (3, "min", None)],
 )
-def test_handle_time_averages_untransferred_closed_cases_of_qualified_agents(handling_org, min_cases, direction, answer) -> None:
+def test_handle_time_averages_untransferred_closed_cases_of_qualified_agents(
+    handling_org, min_cases, direction, answer
+) -> None:
     verdict = truth.handle_time(handling_org, params(min_cases=min_cases, direction=direction))
     assert (verdict.answer, verdict.tied) == (answer, False)
 
@@ -99,7 +101,10 @@ def test_windows_include_their_start_and_exclude_their_end() -> None:
 def _routing_org(open_for_a: int) -> OrgRecords:
     cases = [case(f"i{n}", owner, datetime(2023, 1, 1 + n), 5, issue_id="a1MI", order_item_id="802Q")
              for n, owner in enumerate([A, A, B, B, C])]  # fmt: skip
-    cases += [case("p1", A, datetime(2023, 2, 1), 5, issue_id="a1MJ"), case("p2", B, datetime(2023, 2, 2), 5, issue_id="a1MJ")]
+    cases += [
+        case("p1", A, datetime(2023, 2, 1), 5, issue_id="a1MJ"),
+        case("p2", B, datetime(2023, 2, 2), 5, issue_id="a1MJ"),
+    ]
     cases += [case(f"o{n}", A, datetime(2023, 3, 1 + n), None, issue_id="a1MJ") for n in range(open_for_a)]
     return org(cases, order_items={"802X": ("801X", "01tP"), "802Q": ("801X", "01tQ")})
 
@@ -136,7 +141,10 @@ def test_disambiguation_needs_the_product_on_that_days_activated_orders() -> Non
     ask = {"contact_id": "003X", "product_id": "01tP", "purchase_date": "2023-01-02"}
     assert truth.named_entity_disambiguation(records, ask).answer == "01tP"
     assert truth.named_entity_disambiguation(records, {**ask, "purchase_date": "2023-01-03"}).answer is None
-    assert truth.named_entity_disambiguation(records, {**ask, "product_id": "01tQ", "purchase_date": "2023-01-03"}).answer is None
+    assert (
+        truth.named_entity_disambiguation(records, {**ask, "product_id": "01tQ", "purchase_date": "2023-01-03"}).answer
+        is None
+    )
 
 
 ARTICLE = ("Returns", "", "The following solutions are available:\n1. Store Credit: You get credit. This option is "
