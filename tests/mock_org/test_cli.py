@@ -196,5 +196,5 @@ def test_org_reset_restores_the_working_copy_and_waits_for_no_server(private_cac
     manifest = json.loads((pristine.parent / MANIFEST_FILE).read_text())
     assert sha256_of(pristine) == manifest["sha256"][DB_FILE]  # the dump itself never changed
     assert sorted(item.name for item in pristine.parent.iterdir()) == sorted(
-        [DB_FILE, MANIFEST_FILE, "latent.json", "crmarena_schema.json"]
+        [DB_FILE, MANIFEST_FILE, "latent.json", "crmarena_schema.json", "tasks.jsonl"]
     )
