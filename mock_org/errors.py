@@ -61,6 +61,14 @@ class NumberOutsideValidRange(SalesforceError):
     error_code = "NUMBER_OUTSIDE_VALID_RANGE"
 
 
+class QueryTimeout(SalesforceError):
+    error_code = "QUERY_TIMEOUT"
+
+
+class QueryTooComplicated(SalesforceError):
+    error_code = "QUERY_TOO_COMPLICATED"
+
+
 class InvalidSessionId(SalesforceError):
     error_code = "INVALID_SESSION_ID"
 

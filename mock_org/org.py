@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 from sqlalchemy import select
 from sqlalchemy.engine import Connection
 
-from . import describe
+from . import deadline, describe
 from .clock import OrgClock
 from .columns import column_metadata
 from .errors import NO_SUCH_COLUMN, InsufficientAccessOrReadonly, InvalidField, MultipleRecords, NotFound
@@ -38,12 +38,15 @@ class Org:
         clock: OrgClock | None = None,
         read_only: bool = False,
         plan_cache: int = 512,
+        query_timeout: float | None = deadline.DEFAULT_SECONDS,
     ) -> None:
         self.schema = schema or default_schema()
         self.clock = clock or OrgClock()
         self.read_only = read_only
         self.storage = Storage(path, self.schema, read_only=read_only)
-        self.queries = QueryEngine(self.storage, self.schema, self.clock, plan_cache=plan_cache)
+        self.queries = QueryEngine(
+            self.storage, self.schema, self.clock, plan_cache=plan_cache, timeout=query_timeout
+        )
         self.searches = SearchEngine(self.queries)
         self._writer: Writer | None = None if read_only else Writer.open(self.storage, self.schema, self.clock)
 
@@ -64,8 +67,9 @@ class Org:
         """The query's column metadata (``?columns=true``), without running it."""
         return column_metadata(self.schema, self.queries.plan(soql, user_id=user_id))
 
-    def query_more(self, locator: str, *, version: str = "59.0") -> dict[str, Any]:
-        return self.queries.query_more(locator, version=version)
+    def query_more(self, locator: str, *, version: str = "59.0", user_id: str | None = None) -> dict[str, Any]:
+        """The next page of a query; a locator serves only the user whose query opened it."""
+        return self.queries.query_more(locator, version=version, user_id=user_id)
 
     def search(self, sosl: str, *, version: str = "59.0", user_id: str | None = None) -> dict[str, Any]:
         return self.searches.search(sosl, version=version, user_id=user_id)

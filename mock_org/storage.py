@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import re
 import sqlite3
 import threading
 import unicodedata
@@ -22,13 +21,17 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from sqlalchemy import Column, Float, Index, Integer, MetaData, Table, Text, create_engine, event
+from sqlalchemy import Column, Float, Index, Integer, MetaData, Table, Text, create_engine, event, func, select
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.pool import QueuePool
+from sqlalchemy.sql.elements import ColumnElement
 
+from . import deadline, wildcards
 from .schema import Field, Schema, SObject
 from .search.index import build_search_index
 
+INLINE_VALUES = 500  # longer IN lists are bound as one JSON array (one_of)
+PROGRESS_STEPS = 10_000  # SQLite instructions between two looks at the query deadline (deadline.py)
 _COLUMN_TYPES = {"boolean": Integer, "int": Integer, "double": Float, "currency": Float, "percent": Float}
 
 
@@ -49,6 +52,15 @@ def build_tables(schema: Schema, metadata: MetaData | None = None) -> dict[str, 
     return tables
 
 
+def one_of(column: ColumnElement, values: list[Any]) -> ColumnElement:
+    """``column IN (values)``. A long list goes to SQLite as one JSON array read by ``json_each``, so
+    it neither meets SQLite's limit of 32,766 bound variables nor costs a parameter per value."""
+    if len(values) <= INLINE_VALUES:
+        return column.in_(values)
+    each = func.json_each(json.dumps(values)).table_valued("value")
+    return column.in_(select(each.c.value))
+
+
 # ----------------------------------------------------------------------------- SQL functions
 
 
@@ -57,15 +69,12 @@ def fold(value: Any) -> Any:
     return value.casefold() if isinstance(value, str) else value
 
 
-@lru_cache(maxsize=512)
-def _compiled(pattern: str) -> re.Pattern[str]:
-    return re.compile(pattern, re.DOTALL)
-
-
 def _matches(value: Any, pattern: str) -> int | None:
+    """LIKE: ``pattern`` (wildcards.py's encoding, already case-folded) against the folded value."""
     if value is None:
         return None
-    return 1 if _compiled(pattern).fullmatch(str(value).casefold()) else 0
+    deadline.check()  # SQLite's progress handler does not run while a Python function does
+    return 1 if wildcards.decode(pattern).matches(str(value).casefold()) else 0
 
 
 def _local_time(value: Any, zone: str) -> str | None:
@@ -154,6 +163,7 @@ class Storage:
         def _on_connect(dbapi_connection: sqlite3.Connection, _record: Any) -> None:
             dbapi_connection.isolation_level = None  # transactions are begun explicitly below
             register_functions(dbapi_connection)
+            dbapi_connection.set_progress_handler(deadline.progress_handler, PROGRESS_STEPS)
             dbapi_connection.execute("PRAGMA busy_timeout = 30000")
             if not self.read_only:
                 dbapi_connection.execute("PRAGMA synchronous = NORMAL")

@@ -27,6 +27,7 @@ from .scope import QueryContext, Scope, root_scope
 from .templates import ChildSlot, Columns, ParentSlot, QueryPlan, RecordTemplate, TypeOfSlot, ValueSlot
 
 MAX_OFFSET = 2000
+MAX_LIMIT = 2**31 - 1  # LIMIT is a Java int on a real org
 MAX_FIELDS_LIMIT = 200
 MAX_CHILD_DEPTH = 5  # the root plus four levels of children (API v58+)
 MAX_CHILD_SUBQUERIES = 20
@@ -123,7 +124,7 @@ class QueryCompiler:
                 statement = statement.limit(limit)
             if offset:
                 statement = statement.offset(offset)
-            return QueryPlan(statement, template, sobject=self.scope.sobject.name)
+            return QueryPlan(statement, template, sobject=self.scope.sobject.name, limit=limit, offset=offset)
         # A child subquery runs once for all parents; LIMIT and OFFSET count within each parent.
         link_index = self.columns.add(("link",), self.link)
         if limit is None and not offset:
@@ -204,6 +205,8 @@ class QueryCompiler:
             raise MalformedQuery(f"The OFFSET value must not be negative: {offset}")
         if offset is not None and offset > MAX_OFFSET:
             raise NumberOutsideValidRange(f"Maximum SOQL offset allowed is {MAX_OFFSET}")
+        if limit is not None and limit > MAX_LIMIT:
+            raise NumberOutsideValidRange(f"The LIMIT value is outside the valid range (0 to {MAX_LIMIT}): {limit}")
         return limit, offset
 
     def _order_by(self) -> list[ColumnElement]:

@@ -14,16 +14,16 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
-from sqlalchemy import and_, false, func, not_, or_, select
+from sqlalchemy import and_, false, func, literal_column, not_, or_, select
 from sqlalchemy.sql.elements import ColumnElement
 
 from soql_parser import nodes
 
 from ..errors import MalformedQuery
 from ..schema import TEXT_TYPES
-from ..storage import fold
+from ..storage import fold, one_of
 from .expressions import WHERE, ExpressionCompiler, Operand
-from .operands import Range, like_regex, type_error
+from .operands import Range, like_pattern, type_error
 from .scope import Scope, root_scope
 
 _FOLDED = TEXT_TYPES - {"id", "reference", "multipicklist"}
@@ -35,10 +35,22 @@ _COMPARE = {
     ">=": lambda a, b: a >= b,
 }
 MAX_SEMI_JOINS = 2
+_GROUP = 16  # terms per parenthesised group of a long AND or OR chain
 
 
 def _two_valued(condition: ColumnElement) -> ColumnElement:
     return func.coalesce(condition, 0)
+
+
+def _balanced(combine: Callable[..., ColumnElement], parts: list[ColumnElement]) -> ColumnElement:
+    """``a AND b AND …`` as a shallow tree of parenthesised groups: SQLite refuses an expression more
+    than 1,000 levels deep, and a flat chain of n terms is n levels deep to its parser. A group is
+    written ``(…) = 1`` (true, false or null as before), or SQLAlchemy would flatten it again."""
+    while len(parts) > _GROUP:
+        parts = [
+            combine(*parts[i : i + _GROUP]).self_group() == literal_column("1") for i in range(0, len(parts), _GROUP)
+        ]
+    return combine(*parts)
 
 
 class ConditionCompiler:
@@ -71,14 +83,17 @@ class ConditionCompiler:
     ) -> ColumnElement:
         """``top``: the condition is the WHERE itself or an operand of the WHERE's own AND."""
         if isinstance(condition, nodes.And):
-            return and_(
-                *(
+            return _balanced(
+                and_,
+                [
                     self._condition(c, top=top and root, under_or=under_or, under_not=under_not)
                     for c in condition.operands
-                )
+                ],
             )
         if isinstance(condition, nodes.Or):
-            return or_(*(self._condition(c, top=False, under_or=True, under_not=under_not) for c in condition.operands))
+            return _balanced(
+                or_, [self._condition(c, top=False, under_or=True, under_not=under_not) for c in condition.operands]
+            )
         if isinstance(condition, nodes.Not):
             inner = self._condition(condition.operand, top=False, under_or=under_or, under_not=True)
             return not_(_two_valued(inner))
@@ -128,7 +143,7 @@ class ConditionCompiler:
         if condition.operator == "LIKE":
             if operand.type not in _LIKE_TYPES or isinstance(condition.value, nodes.NullLiteral):
                 raise MalformedQuery.at(self.query, condition.left.pos, f"invalid operator on {operand.type} field")
-            return func.sf_matches(operand.sql, like_regex(condition.value, self.query)) == 1
+            return func.sf_matches(operand.sql, like_pattern(condition.value, self.query)) == 1
         value = self._read(operand, condition.value)
         return self._compare(operand, condition.operator, value, condition.value)
 
@@ -172,7 +187,7 @@ class ConditionCompiler:
         values = [self._read(operand, literal) for literal in condition.values]
         plain = [value for value in values if value is not None and not isinstance(value, Range)]
         left = func.sf_fold(operand.sql) if operand.type in _FOLDED else operand.sql
-        parts = [left.in_(plain)] if plain else []
+        parts = [one_of(left, plain)] if plain else []
         parts += [self._in_range(operand.sql, "=", value) for value in values if isinstance(value, Range)]
         if any(value is None for value in values):
             parts.append(operand.sql.is_(None))

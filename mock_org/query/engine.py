@@ -14,6 +14,7 @@ from sqlalchemy.engine import Connection
 
 from soql_parser import QuerySyntaxError, parse_soql
 
+from .. import deadline
 from ..clock import OrgClock
 from ..errors import MalformedQuery
 from ..schema import Schema
@@ -36,14 +37,19 @@ def syntax_error(text: str, error: QuerySyntaxError, kind: type = MalformedQuery
 
 
 class QueryEngine:
-    """``plan_cache`` bounds how many compiled plans are kept for reuse (0 turns the cache off).
+    """``plan_cache`` bounds how many compiled plans are kept for reuse (0 turns the cache off);
+    ``timeout`` is how long a query may run before it answers QUERY_TIMEOUT (deadline.py).
 
     A plan depends on the text, the queryAll flag, the user (USING SCOPE mine) and today's date
     (relative date literals), so those make its key.
     """
 
-    def __init__(self, storage: Storage, schema: Schema, clock: OrgClock, plan_cache: int = 512) -> None:
+    def __init__(
+        self, storage: Storage, schema: Schema, clock: OrgClock, plan_cache: int = 512,
+        timeout: float | None = deadline.DEFAULT_SECONDS,
+    ) -> None:  # fmt: skip
         self.storage = storage
+        self.timeout = timeout  # seconds a query may run (None: no limit)
         self.schema = schema
         self.clock = clock
         self.cursors = CursorStore()
@@ -58,7 +64,8 @@ class QueryEngine:
             if cached is not None:
                 self._plans.move_to_end(key)
                 return cached
-        plan = self._compile(text, include_deleted=include_deleted, user_id=user_id)
+        with deadline.limited(self.timeout):  # a huge query's compile counts too, and may be too complicated
+            plan = self._compile(text, include_deleted=include_deleted, user_id=user_id)
         if self.plan_cache:
             with self._plans_lock:
                 self._plans[key] = plan
@@ -91,42 +98,49 @@ class QueryEngine:
         resource: str = "query",
     ) -> dict[str, Any]:
         """The first page of a query's result; the rest waits behind ``nextRecordsUrl``."""
-        plan = self.plan(text, include_deleted=include_deleted, user_id=user_id)
-        with self.storage.read() as connection:
-            if plan.count_only:
+        with deadline.limited(self.timeout):
+            plan = self.plan(text, include_deleted=include_deleted, user_id=user_id)
+            batch = max(MIN_BATCH, min(MAX_BATCH, batch_size or DEFAULT_BATCH))
+            with self.storage.read() as connection:
                 sql, parameters = plan.sql(connection.dialect)
-                total = connection.connection.driver_connection.execute(sql, parameters).fetchone()[0]
-                return {"totalSize": total, "done": True, "records": []}
-            records = self.execute(plan, connection, version)
-        batch = max(MIN_BATCH, min(MAX_BATCH, batch_size or DEFAULT_BATCH))
-        if plan.aggregate is not None and len(records) > MAX_BATCH:
-            raise MalformedQuery(
-                "Aggregate query does not support queryMore(), use LIMIT to restrict the results to a single batch"
-            )
-        if len(records) <= batch:
-            return {"totalSize": len(records), "done": True, "records": records}
-        cursor = self.cursors.open(records, batch)
+                cursor = connection.connection.driver_connection.execute(sql, parameters)
+                if plan.count_only:
+                    return {"totalSize": cursor.fetchone()[0], "done": True, "records": []}
+                rows = cursor.fetchmany(batch)
+                total = len(rows) + sum(1 for _ in cursor)  # the rest is counted, not kept
+                if plan.aggregate is not None and total > MAX_BATCH:
+                    raise MalformedQuery(
+                        "Aggregate query does not support queryMore(), use LIMIT to restrict the results to a "
+                        "single batch"
+                    )
+                records = self.shape(plan, rows, connection, version)
+        if total <= batch:
+            return {"totalSize": total, "done": True, "records": records}
+        cursor_id = self.cursors.open(plan, user_id, total, batch)
         return {
-            "totalSize": len(records),
+            "totalSize": total,
             "done": False,
-            "nextRecordsUrl": f"/services/data/v{version}/{resource}/{cursor}-{batch}",
-            "records": records[:batch],
+            "nextRecordsUrl": f"/services/data/v{version}/{resource}/{cursor_id}-{batch}",
+            "records": records,
         }
 
-    def query_more(self, locator: str, *, version: str = "59.0", resource: str = "query") -> dict[str, Any]:
-        records, total, next_offset = self.cursors.page(locator)
-        page: dict[str, Any] = {"totalSize": total, "done": next_offset is None}
-        if next_offset is not None:
-            cursor_id = locator.partition("-")[0]
-            page["nextRecordsUrl"] = f"/services/data/v{version}/{resource}/{cursor_id}-{next_offset}"
+    def query_more(
+        self, locator: str, *, version: str = "59.0", resource: str = "query", user_id: str | None = None
+    ) -> dict[str, Any]:
+        """The page a locator points at: the plan runs again from the locator's offset."""
+        cursor_id, cursor, offset = self.cursors.find(locator, user_id)
+        with deadline.limited(self.timeout), self.storage.read() as connection:
+            sql, parameters = cursor.plan.page_sql(connection.dialect, offset, cursor.batch_size)
+            rows = connection.connection.driver_connection.execute(sql, parameters).fetchall()
+            records = self.shape(cursor.plan, rows, connection, version)
+        end = offset + cursor.batch_size
+        page: dict[str, Any] = {"totalSize": cursor.total, "done": end >= cursor.total}
+        if end < cursor.total:
+            page["nextRecordsUrl"] = f"/services/data/v{version}/{resource}/{cursor_id}-{end}"
+        else:
+            self.cursors.close(cursor_id)
         page["records"] = records
         return page
-
-    def execute(self, plan: QueryPlan, connection: Connection, version: str) -> list[dict[str, Any]]:
-        """Run a plan (and its child subqueries, one statement each) and shape the records."""
-        sql, parameters = plan.sql(connection.dialect)
-        rows = connection.connection.driver_connection.execute(sql, parameters).fetchall()
-        return self.shape(plan, rows, connection, version)
 
     def shape(self, plan: QueryPlan, rows: list, connection: Connection, version: str) -> list[dict[str, Any]]:
         """Records from a plan's rows (fetching the rows' child subqueries)."""

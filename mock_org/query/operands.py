@@ -7,18 +7,21 @@ org are case-insensitive (SOQL reference, "Comparison Operators").
 
 from __future__ import annotations
 
-import re
+import datetime as dt
+import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from soql_parser import nodes
 from soql_parser.render import to_text
 
 from ..clock import OrgClock
-from ..errors import InvalidField, MalformedQuery
+from ..errors import InvalidField, MalformedQuery, NumberOutsideValidRange
 from ..ids import to18
 from ..schema import TEXT_TYPES
 from ..storage import fold
 from ..values import format_datetime
+from ..wildcards import ANY_ONE, ANY_RUN, Pattern
 from .date_literals import date_range
 
 NUMBER_TYPES = frozenset({"int", "double", "currency", "percent"})
@@ -115,52 +118,71 @@ class OperandReader:
         else:
             raise type_error(self.query, literal, field_name, field_type)
         if field_type == "int" and value == int(value):
-            return int(value)
-        return float(value)
+            return self._within_int(literal, int(value))
+        try:
+            number = float(value)
+        except OverflowError:
+            number = math.inf
+        if math.isinf(number):
+            raise self._out_of_range(literal)
+        return number
+
+    def _out_of_range(self, literal: nodes.Literal) -> NumberOutsideValidRange:
+        return NumberOutsideValidRange.at(self.query, literal.pos, f"number outside valid range: {to_text(literal)}")
+
+    def _within_int(self, literal: nodes.Literal, value: int) -> int:
+        """SQLite stores 64-bit integers; a literal beyond them cannot match any stored value."""
+        if not -(2**63) <= value < 2**63:
+            raise self._out_of_range(literal)
+        return value
 
     def _date(self, literal: nodes.Literal, field_name: str, field_type: str) -> str | Range:
         if isinstance(literal, nodes.DateLiteral):
             return literal.value.isoformat()
         if isinstance(literal, nodes.RelativeDateLiteral):
-            start, end = date_range(literal.name, literal.n, self.clock)
-            return Range(start.isoformat(), end.isoformat())
+            return self._range(literal, dt.date.isoformat)
         raise type_error(self.query, literal, field_name, field_type)
+
+    def _range(self, literal: nodes.RelativeDateLiteral, stored: Callable[[dt.date], str]) -> Range:
+        """The stored ends of the dates a relative literal covers; an ``n`` reaching past the years
+        1 to 9999 is out of range."""
+        try:
+            start, end = date_range(literal.name, literal.n, self.clock)
+            return Range(stored(start), stored(end))
+        except (ValueError, OverflowError):
+            raise NumberOutsideValidRange.at(
+                self.query, literal.pos, f"date literal outside valid range: {to_text(literal)}"
+            ) from None
 
     def _datetime(self, literal: nodes.Literal, field_name: str, field_type: str) -> str | Range:
         if isinstance(literal, nodes.DateTimeLiteral):
             return format_datetime(literal.value)
         if isinstance(literal, nodes.RelativeDateLiteral):
             # The range's days begin at midnight in the user's time zone; stored values are UTC.
-            start, end = date_range(literal.name, literal.n, self.clock)
-            return Range(
-                format_datetime(self.clock.local_midnight_utc(start)),
-                format_datetime(self.clock.local_midnight_utc(end)),
-            )
+            return self._range(literal, lambda day: format_datetime(self.clock.local_midnight_utc(day)))
         raise type_error(self.query, literal, field_name, field_type)
 
     def integer(self, literal: nodes.Literal, what: str) -> int:
         """The value compared with a date function such as CALENDAR_YEAR(): a whole number."""
         if isinstance(literal, nodes.NumberLiteral) and literal.value == int(literal.value):
-            return int(literal.value)
+            return self._within_int(literal, int(literal.value))
         raise InvalidField.at(
             self.query, literal.pos, f"value of filter criterion for field '{what}' must be of type integer"
         )
 
 
-def like_regex(literal: nodes.Literal, query: str) -> str:
-    """A LIKE pattern as an anchored regular expression over case-folded text.
+def like_pattern(literal: nodes.Literal, query: str) -> str:
+    """A LIKE pattern over case-folded text, encoded for the ``sf_matches`` SQL function (wildcards.py).
 
     ``%`` matches any run of characters, ``_`` exactly one; ``\\%`` and ``\\_`` match themselves.
     """
     if not isinstance(literal, nodes.StringLiteral):
         raise MalformedQuery.at(query, literal.pos, f"invalid LIKE pattern: {to_text(literal)}")
     escaped = set(literal.escaped_wildcards)
-    parts = []
+    items = []
     for index, char in enumerate(literal.value):
-        if char == "%" and index not in escaped:
-            parts.append(".*")
-        elif char == "_" and index not in escaped:
-            parts.append(".")
+        if char in "%_" and index not in escaped:
+            items.append((ANY_RUN if char == "%" else ANY_ONE, True))
         else:
-            parts.append(re.escape(fold(char)))
-    return "".join(parts)
+            items.extend((folded, False) for folded in fold(char))
+    return Pattern.of(items).encode()

@@ -101,6 +101,8 @@ class QueryPlan:
     count_only: bool = False
     link_index: int | None = None
     sobject: str = ""
+    limit: int | None = None  # the query's own LIMIT and OFFSET (already in ``statement``)
+    offset: int | None = None
     _sql: tuple[str, tuple[Any, ...]] | None = field(default=None, repr=False)
 
     def sql(self, dialect: Dialect) -> tuple[str, tuple[Any, ...]]:
@@ -110,9 +112,21 @@ class QueryPlan:
         which matters for queries that return thousands of rows.
         """
         if self._sql is None:
-            compiled = self.statement.compile(dialect=dialect, compile_kwargs={"render_postcompile": True})
-            self._sql = (str(compiled), tuple(compiled.params[name] for name in compiled.positiontup or ()))
+            self._sql = positional_sql(self.statement, dialect)
         return self._sql
+
+    def page_sql(self, dialect: Dialect, start: int, count: int) -> tuple[str, tuple[Any, ...]]:
+        """The statement for the ``count`` rows that follow the first ``start`` of the result, within
+        the query's own LIMIT and OFFSET (a cursor's next page)."""
+        if self.limit is not None:
+            count = max(0, min(count, self.limit - start))
+        return positional_sql(self.statement.offset((self.offset or 0) + start).limit(count), dialect)
+
+
+def positional_sql(statement: Select, dialect: Dialect) -> tuple[str, tuple[Any, ...]]:
+    compiled = statement.compile(dialect=dialect, compile_kwargs={"render_postcompile": True})
+    params = compiled.params  # built anew on every access: read it once, or long IN lists cost quadratic time
+    return str(compiled), tuple(params[name] for name in compiled.positiontup or ())
 
 
 class Columns:

@@ -16,11 +16,13 @@ from sqlalchemy.engine import Connection
 
 from soql_parser import QuerySyntaxError, nodes, parse_sosl
 
+from .. import deadline
 from ..errors import NO_SUCH_SOBJECT, InvalidType, MalformedSearch
 from ..query.compile import compile_query
 from ..query.engine import QueryEngine, syntax_error
 from ..query.scope import QueryContext
 from ..schema import SObject
+from ..storage import one_of
 from .index import group_fields, index_name, indexed_objects, quote
 from .terms import Term, term, terms_of, tokens
 
@@ -41,6 +43,10 @@ class SearchEngine:
         self.schema = queries.schema
 
     def search(self, query_text: str, *, version: str = "59.0", user_id: str | None = None) -> dict[str, Any]:
+        with deadline.limited(self.queries.timeout):
+            return self._search(query_text, version, user_id)
+
+    def _search(self, query_text: str, version: str, user_id: str | None) -> dict[str, Any]:
         if not isinstance(query_text, str) or not query_text.strip():
             raise MalformedSearch("No search term found. The search term must be enclosed in braces.")
         try:
@@ -137,9 +143,10 @@ class SearchEngine:
         pattern = found.pattern
         columns = [table.c.Id, *(table.c[name] for name in fields)]
         kept: Scores = {}
-        for row in connection.execute(select(*columns).where(table.c.Id.in_(list(scores)))).all():
+        for row in connection.execute(select(*columns).where(one_of(table.c.Id, list(scores)))).all():
+            deadline.check()
             words = (word for value in row[1:] if value for word in tokens(str(value)))
-            if any(pattern.fullmatch(word) for word in words):
+            if any(pattern.matches(word) for word in words):
                 kept[row[0]] = scores[row[0]]
         return kept
 
@@ -163,7 +170,7 @@ class SearchEngine:
             order_by=entry.order_by,
         )
         matched = list(scores)
-        restrict: Callable = lambda scope: scope.table.c.Id.in_(matched)  # noqa: E731
+        restrict: Callable = lambda scope: one_of(scope.table.c.Id, matched)  # noqa: E731
         plan = compile_query(context, query, restrict=restrict)
         assert plan.template is not None
         rows = connection.execute(plan.statement).all()

@@ -4,7 +4,7 @@ Salesforce splits text into tokens at whitespace and punctuation and ignores cas
 soql_sosl.md §4.5). A word such as ``acme.com`` is therefore the phrase of its tokens; ``*`` matches
 any run of characters and ``?`` one character, in the middle or at the end of a word. FTS5 only
 knows trailing prefixes, so a term with an inner wildcard is searched by its prefix and then
-checked against each token of the record with a regular expression.
+checked against each token of the record with a wildcard pattern (linear time, wildcards.py).
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from soql_parser import nodes
 
 from ..errors import InvalidSearch
+from ..wildcards import ANY_ONE, ANY_RUN, Item, Pattern
 
 _TOKEN = re.compile(r"[^\W_]+")
 _ESCAPE = re.compile(r"\\(.)")
@@ -38,7 +39,7 @@ class Term:
 
     text: str
     match: str
-    pattern: re.Pattern[str] | None
+    pattern: Pattern | None
 
 
 def _quote(token: str) -> str:
@@ -79,10 +80,13 @@ def _word(text: str) -> Term:
     if tail == [("*", True)]:
         return Term(text, match, None)
     # FTS5 narrows the records by the prefix; the pattern then checks the last word token by token.
-    pattern = re.escape(head[-1]) + "".join(
-        (".*" if char == "*" else ".") if wild else re.escape(normalise(char)) for char, wild in tail
-    )
-    return Term(text, match, re.compile(pattern))
+    items: list[Item] = [(char, False) for char in head[-1]]
+    for char, wild in tail:
+        if wild:
+            items.append((ANY_RUN if char == "*" else ANY_ONE, True))
+        else:
+            items.extend((folded, False) for folded in normalise(char))
+    return Term(text, match, Pattern.of(items))
 
 
 def _phrase(text: str) -> Term:

@@ -105,7 +105,7 @@ def run_query(org: Org, soql: str, *, include_deleted: bool, user_id: str, versi
     page = org.query(soql, include_deleted=include_deleted, version=version, user_id=user_id)
     records = list(page["records"])
     while not page["done"]:
-        page = org.query_more(page["nextRecordsUrl"].rsplit("/", 1)[1], version=version)
+        page = org.query_more(page["nextRecordsUrl"].rsplit("/", 1)[1], version=version, user_id=user_id)
         records += page["records"]
     return QueryResult(columns["entityName"], columns["columnMetadata"], records, columns["groupBy"])
 

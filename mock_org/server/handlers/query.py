@@ -34,4 +34,4 @@ def query_all(version: str) -> Response:
 
 def query_more(version: str, locator: str) -> Response:
     """The page a ``nextRecordsUrl`` locator points at (under ``/query/`` or ``/queryAll/`` alike)."""
-    return json_response(org().query_more(locator, version=version))
+    return json_response(org().query_more(locator, version=version, user_id=user_id()))
