@@ -19,15 +19,17 @@ from soql_parser import QuerySyntaxError, nodes, parse_sosl
 from .. import deadline
 from ..errors import NO_SUCH_SOBJECT, InvalidType, MalformedSearch
 from ..query.compile import compile_query
-from ..query.engine import QueryEngine, syntax_error
+from ..query.engine import MAX_QUERY_LENGTH, QueryEngine, syntax_error
 from ..query.scope import QueryContext
 from ..schema import SObject
 from ..storage import one_of
 from .index import group_fields, index_name, indexed_objects, quote
-from .terms import Term, term, terms_of, tokens
+from .terms import Term, post_order, search_text, term, terms_of, tokens
 
 MAX_ROWS = 2000
 MAX_OFFSET = 2000
+MAX_SEARCH_TEXT = 10_000
+MAX_SEARCH_TEXT_WITH_OPERATORS = 4_000
 # Articles and products are searched in all their fields whatever the IN clause says, and their
 # words are ORed by default (SOSL reference, "IN SearchGroup" and "FIND {SearchQuery}").
 ALL_FIELDS_ALWAYS = frozenset({"knowledge__kav", "product2"})
@@ -49,11 +51,19 @@ class SearchEngine:
     def _search(self, query_text: str, version: str, user_id: str | None) -> dict[str, Any]:
         if not isinstance(query_text, str) or not query_text.strip():
             raise MalformedSearch("No search term found. The search term must be enclosed in braces.")
+        if len(query_text) > MAX_QUERY_LENGTH:
+            raise MalformedSearch(f"SOSL statements cannot be longer than {MAX_QUERY_LENGTH} characters")
         try:
             tree = parse_sosl(query_text)
         except QuerySyntaxError as error:
             raise syntax_error(query_text, error, MalformedSearch) from None
         self._check_paging(tree)
+        # SOSL Reference, "FIND {SearchQuery}": beyond 10,000 characters no rows come back; beyond
+        # 4,000 the logical operators are dropped and every term is ORed.
+        length = len(search_text(query_text))
+        if length > MAX_SEARCH_TEXT:
+            return {"searchRecords": []}
+        operators_removed = length > MAX_SEARCH_TEXT_WITH_OPERATORS
         terms = {id(node): term(node) for node in terms_of(tree.search)}
         entries = tree.returning or tuple(nodes.ReturningObject(sobject.name) for sobject in self._default_objects())
         context = QueryContext(self.schema, self.storage.tables, self.queries.clock, query_text, user_id=user_id)
@@ -66,7 +76,7 @@ class SearchEngine:
                 if not fields:
                     results.append((entry, []))
                     continue
-                scores = self._evaluate(connection, sobject, fields, tree.search, terms)
+                scores = self._evaluate(connection, sobject, fields, tree.search, terms, operators_removed)
                 results.append((entry, self._records(connection, context, entry, scores, version)))
         records = self._apply_limits(tree, results)
         body: dict[str, Any] = {"searchRecords": records}
@@ -103,27 +113,39 @@ class SearchEngine:
         fields: list[str],
         expression: nodes.SearchExpression,
         terms: dict[int, Term],
+        operators_removed: bool,
     ) -> Scores:
-        """Record Id → relevance for the whole search expression."""
+        """Record Id → relevance for the whole search expression (walked without recursion: a chain of
+        hundreds of terms is that deep). With ``operators_removed`` every term is ORed."""
         implicit_or = sobject.name.lower() in IMPLICIT_OR
         memo: dict[str, Scores] = {}
 
-        def evaluate(node: nodes.SearchExpression) -> Scores:
+        def matches(node: nodes.SearchTerm) -> Scores:
+            found = terms[id(node)]
+            if found.match not in memo or found.pattern is not None:
+                memo[found.match] = self._term_matches(connection, sobject, fields, found)
+            return memo[found.match]
+
+        if operators_removed:
+            scores: Scores = {}
+            for node in terms_of(expression):
+                scores = _either(scores, matches(node))
+            return scores
+        done: dict[int, Scores] = {}
+        for node in post_order(expression):
             if isinstance(node, nodes.SearchTerm):
-                found = terms[id(node)]
-                if found.match not in memo or found.pattern is not None:
-                    memo[found.match] = self._term_matches(connection, sobject, fields, found)
-                return memo[found.match]
-            left, right = evaluate(node.left), evaluate(node.right)
+                done[id(node)] = matches(node)
+                continue
+            left, right = done.pop(id(node.left)), done.pop(id(node.right))
             if isinstance(node, nodes.SearchAndNot):
-                return {key: score for key, score in left.items() if key not in right}
-            if isinstance(node, nodes.SearchOr) or (
+                done[id(node)] = {key: score for key, score in left.items() if key not in right}
+            elif isinstance(node, nodes.SearchOr) or (
                 isinstance(node, nodes.SearchAnd) and implicit_or and not node.explicit
             ):
-                return {key: left.get(key, 0.0) + right.get(key, 0.0) for key in left.keys() | right.keys()}
-            return {key: score + right[key] for key, score in left.items() if key in right}
-
-        return evaluate(expression)
+                done[id(node)] = _either(left, right)
+            else:
+                done[id(node)] = {key: score + right[key] for key, score in left.items() if key in right}
+        return done[id(expression)]
 
     def _term_matches(self, connection: Connection, sobject: SObject, fields: list[str], found: Term) -> Scores:
         table = self.storage.table(sobject)
@@ -224,3 +246,8 @@ class SearchEngine:
                 }
             )
         return {"entityMetadata": entity}
+
+
+def _either(left: Scores, right: Scores) -> Scores:
+    """OR: the records either side matched, their relevance added."""
+    return {key: left.get(key, 0.0) + right.get(key, 0.0) for key in left.keys() | right.keys()}

@@ -103,8 +103,32 @@ def term(node: nodes.SearchTerm) -> Term:
     return _phrase(node.text) if node.phrase else _word(node.text)
 
 
+def post_order(expression: nodes.SearchExpression) -> list[nodes.SearchExpression]:
+    """Every node of a search expression, children before their parent and left before right
+    (without recursion: a chain of hundreds of terms is that deep)."""
+    ordered: list[nodes.SearchExpression] = []
+    pending: list[tuple[nodes.SearchExpression, bool]] = [(expression, False)]
+    while pending:
+        node, children_done = pending.pop()
+        if isinstance(node, nodes.SearchTerm) or children_done:
+            ordered.append(node)
+            continue
+        pending += [(node, True), (node.right, False), (node.left, False)]
+    return ordered
+
+
 def terms_of(expression: nodes.SearchExpression) -> list[nodes.SearchTerm]:
     """Every word and phrase of a search expression, left to right."""
-    if isinstance(expression, nodes.SearchTerm):
-        return [expression]
-    return [*terms_of(expression.left), *terms_of(expression.right)]
+    return [node for node in post_order(expression) if isinstance(node, nodes.SearchTerm)]
+
+
+def search_text(query: str) -> str:
+    """The SearchQuery of a (parsed) SOSL statement: the text inside ``FIND {…}``, or ``FIND '…'``."""
+    start = query.upper().index("FIND") + 4
+    while query[start].isspace():
+        start += 1
+    closing = "}" if query[start] == "{" else query[start]
+    index = start + 1
+    while index < len(query) and query[index] != closing:
+        index += 2 if query[index] == "\\" else 1
+    return query[start + 1 : index]
