@@ -17,6 +17,7 @@ import secrets
 import string
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,6 +35,10 @@ from .storage import Storage
 _ITERATIONS = 20_000
 _TOKEN_ALPHABET = string.ascii_letters + string.digits
 SESSION_SECONDS = 7200  # a real org's default session timeout (sessionSecondsValid)
+# A real org's default password policy: 10 invalid attempts lock the user out for 15 minutes.
+LOCKOUT_ATTEMPTS = 10
+LOCKOUT_SECONDS = 15 * 60
+_TRACKED_USERNAMES = 10_000  # failed-login counters kept at once (the oldest are forgotten)
 INVALID_LOGIN_MESSAGE = "Invalid username, password, security token; or user locked out."
 DEFAULT_CLIENT_ID = "crmarena-mock-client"
 DEFAULT_CLIENT_SECRET = "crmarena-mock-secret"
@@ -106,6 +111,8 @@ class AuthConfig:
     client_secret: str = DEFAULT_CLIENT_SECRET
     session_seconds: float = SESSION_SECONDS
     jwt_public_key: str | None = None  # PEM certificate or public key of the connected app
+    lockout_attempts: int = LOCKOUT_ATTEMPTS  # 0: never lock anyone out
+    lockout_seconds: float = LOCKOUT_SECONDS
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] = os.environ) -> AuthConfig:
@@ -118,6 +125,8 @@ class AuthConfig:
             client_secret=env.get("CRMARENA_CLIENT_SECRET") or DEFAULT_CLIENT_SECRET,
             session_seconds=float(env.get("CRMARENA_SESSION_SECONDS") or SESSION_SECONDS),
             jwt_public_key=Path(key_path).read_text(encoding="ascii") if key_path else None,
+            lockout_attempts=int(env.get("CRMARENA_LOCKOUT_ATTEMPTS") or LOCKOUT_ATTEMPTS),
+            lockout_seconds=float(env.get("CRMARENA_LOCKOUT_SECONDS") or LOCKOUT_SECONDS),
         )
 
 
@@ -246,6 +255,7 @@ class Authenticator:
         self._lock = threading.Lock()
         self._credentials: dict[str, _Credentials] = {}
         self._sessions: dict[str, Session] = {}
+        self._failures: OrderedDict[str, tuple[int, float]] = OrderedDict()  # username → (count, last failure)
         self._client_secret = Secret.of(self.config.client_secret)
         self.admin = self._provision_admin()
 
@@ -282,17 +292,43 @@ class Authenticator:
         return known
 
     def authenticate(self, username: str, password: str) -> User:
-        """The user whose password (followed by the security token, or alone as from a trusted network) matches."""
+        """The user whose password (followed by the security token, or alone as from a trusted network) matches.
+
+        After ``lockout_attempts`` failures in a row a username is locked out for ``lockout_seconds``:
+        even the right password fails, with the same message (it says "or user locked out").
+        """
+        key = (username or "").strip().casefold()
         user = self._user(username.strip()) if username else None
-        if user is None or not user.active:
+        locked = self._locked(key)
+        if user is None or not user.active or locked:
             Secret.of(password).matches(password)  # as slow as a real check, so timing does not reveal usernames
+            self._failed(key)
             raise InvalidLogin(INVALID_LOGIN_MESSAGE)
         credentials = self._secrets_of(user)
         with_token = credentials.password_and_token.matches(password)
         alone = credentials.password.matches(password)
         if not (with_token or alone):
+            self._failed(key)
             raise InvalidLogin(INVALID_LOGIN_MESSAGE)
+        with self._lock:
+            self._failures.pop(key, None)
         return user
+
+    def _locked(self, key: str) -> bool:
+        attempts = self.config.lockout_attempts
+        with self._lock:
+            count, last = self._failures.get(key, (0, 0.0))
+        return bool(attempts) and count >= attempts and self.now() - last < self.config.lockout_seconds
+
+    def _failed(self, key: str) -> None:
+        """Count a failed login; a lockout that has run its time starts the count afresh."""
+        with self._lock:
+            count, last = self._failures.pop(key, (0, 0.0))
+            if self.now() - last >= self.config.lockout_seconds:
+                count = 0
+            self._failures[key] = (count + 1, self.now())
+            while len(self._failures) > _TRACKED_USERNAMES:
+                self._failures.popitem(last=False)
 
     # ------------------------------------------------------------------- passwords
 
@@ -361,20 +397,38 @@ class Authenticator:
         return token
 
     def verify(self, token: str | None) -> Session:
-        """The live session of an access token; using it keeps it alive (the timeout counts idle time)."""
-        if token:
-            with self._lock:
-                session = self._sessions.get(_digest(token))
-                if session is not None and not session.refresh and not self._expired(session):
-                    session.last_used = self.now()
-                    return session
-        raise InvalidSessionId("Session expired or invalid")
+        """The live session of an access token; using it keeps it alive (the timeout counts idle time).
+
+        The user is read afresh each time: deactivating (or deleting) a user ends its sessions.
+        """
+        key = _digest(token or "")
+        with self._lock:
+            session = self._sessions.get(key) if token else None
+            if session is None or session.refresh or self._expired(session):
+                raise InvalidSessionId("Session expired or invalid")
+            session.last_used = self.now()
+        current = self._current(session.user)
+        if current is None:
+            self.revoke(token or "")
+            raise InvalidSessionId("Session expired or invalid")
+        session.user = current
+        return session
+
+    def _current(self, user: User) -> User | None:
+        """``user`` as its record stands now; None once it is inactive or gone. The administrator keeps
+        its configured username, and one the org has no record of (an empty org) stays as it is."""
+        current = self.directory.by_id(user.id)
+        if current is None and user.id == self.admin.id:
+            return user
+        if current is None or not current.active:
+            return None
+        return user if user.id == self.admin.id else current
 
     def redeem(self, refresh_token: str) -> User:
         """The user of a refresh token (refresh tokens do not expire until revoked)."""
         with self._lock:
             session = self._sessions.get(_digest(refresh_token or ""))
-        if session is None or not session.refresh:
+        if session is None or not session.refresh or self._current(session.user) is None:
             raise InvalidLogin("expired access/refresh token")
         return session.user
 

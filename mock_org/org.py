@@ -16,6 +16,7 @@ from . import deadline, describe
 from .clock import OrgClock
 from .columns import column_metadata
 from .errors import NO_SUCH_COLUMN, InsufficientAccessOrReadonly, InvalidField, MultipleRecords, NotFound
+from .permissions import Permissions
 from .query.engine import QueryEngine
 from .query.shape import attributes
 from .schema import Schema, SObject, default_schema
@@ -48,7 +49,10 @@ class Org:
             self.storage, self.schema, self.clock, plan_cache=plan_cache, timeout=query_timeout
         )
         self.searches = SearchEngine(self.queries)
-        self._writer: Writer | None = None if read_only else Writer.open(self.storage, self.schema, self.clock)
+        self.permissions = Permissions(self.storage, self.schema)
+        self._writer: Writer | None = (
+            None if read_only else Writer.open(self.storage, self.schema, self.clock, self.permissions)
+        )
 
     def close(self) -> None:
         self.storage.dispose()
@@ -168,10 +172,15 @@ class Org:
 
     # ------------------------------------------------------------------- writes
 
-    @property
-    def writer(self) -> Writer:
+    def check_writable(self) -> None:
+        """A read-only org refuses every write, passwords included."""
         if self._writer is None:
             raise InsufficientAccessOrReadonly("This org is read-only; it accepts queries and searches, not writes.")
+
+    @property
+    def writer(self) -> Writer:
+        self.check_writable()
+        assert self._writer is not None
         return self._writer
 
     @contextmanager
@@ -201,10 +210,15 @@ class Org:
         sobject = self.sobject(name)
         self._write(lambda connection: self.writer.delete(connection, sobject, record_id, user_id))
 
-    def purge(self, name: str, record_id: str) -> None:
+    def purge(self, name: str, record_id: str, *, user_id: str) -> None:
         """Hard delete: the record is gone for good, even from ``queryAll`` (Bulk API ``hardDelete``)."""
         sobject = self.sobject(name)
-        self._write(lambda connection: self.writer.purge(connection, sobject, record_id))
+        self._write(lambda connection: self.writer.purge(connection, sobject, record_id, user_id))
+
+    def manages_users(self, user_id: str) -> bool:
+        """Whether the user has Manage Users (permissions.py)."""
+        with self.storage.read() as connection:
+            return self.permissions.manages_users(connection, user_id)
 
     def undelete(self, name: str, record_id: str, *, user_id: str) -> None:
         sobject = self.sobject(name)

@@ -34,6 +34,7 @@ from .errors import (
     StringTooLong,
 )
 from .ids import IdMinter, serial_of, to18
+from .permissions import Permissions
 from .schema import TEXT_TYPES, Field, Schema, SObject
 from .storage import Storage
 from .values import format_datetime, parse_datetime
@@ -49,9 +50,10 @@ class Writer:
     schema: Schema
     clock: OrgClock
     minter: IdMinter
+    permissions: Permissions
 
     @classmethod
-    def open(cls, storage: Storage, schema: Schema, clock: OrgClock) -> Writer:
+    def open(cls, storage: Storage, schema: Schema, clock: OrgClock, permissions: Permissions | None = None) -> Writer:
         """A writer whose new Ids continue after the highest serial already used for each object."""
         start: dict[str, int] = {}
         with storage.read() as connection:
@@ -60,7 +62,7 @@ class Writer:
                 highest = connection.execute(select(func.max(table.c.Id))).scalar()
                 ids = [highest] if highest else []
                 start[sobject.key_prefix] = max((serial_of(i) for i in ids), default=0) + 1
-        return cls(storage, schema, clock, IdMinter(start))
+        return cls(storage, schema, clock, IdMinter(start), permissions or Permissions(storage, schema))
 
     # ------------------------------------------------------------------- lookups
 
@@ -81,6 +83,7 @@ class Writer:
     # ------------------------------------------------------------------- operations
 
     def create(self, connection: Connection, sobject: SObject, data: dict[str, Any], user_id: str) -> str:
+        self.permissions.check_write(connection, sobject, user_id)
         values = self._values(connection, sobject, data, creating=True)
         record_id = self.minter.mint(sobject.key_prefix)
         now = format_datetime(self.clock.now())
@@ -104,6 +107,8 @@ class Writer:
         if row["IsDeleted"]:
             raise EntityIsDeleted("entity is deleted")
         values = self._values(connection, sobject, data, creating=False)
+        changed = tuple(name for name, value in values.items() if row.get(name) != value)
+        self.permissions.check_write(connection, sobject, user_id, row["Id"], changed)
         row.update(values)
         now = format_datetime(self.clock.now())
         row.update(LastModifiedDate=now, SystemModstamp=now, LastModifiedById=user_id)
@@ -146,6 +151,7 @@ class Writer:
         return self.create(connection, sobject, {**data, field.name: value}, user_id), True
 
     def delete(self, connection: Connection, sobject: SObject, record_id: str, user_id: str) -> None:
+        self.permissions.check_write(connection, sobject, user_id)
         row = self.existing(connection, sobject, record_id)
         if row["IsDeleted"]:
             raise EntityIsDeleted("entity is deleted")
@@ -154,17 +160,18 @@ class Writer:
         for child, child_id in self._detail_rows(connection, sobject, row["Id"]):
             self.delete(connection, child, child_id, user_id)
 
-    def purge(self, connection: Connection, sobject: SObject, record_id: str) -> None:
+    def purge(self, connection: Connection, sobject: SObject, record_id: str, user_id: str) -> None:
         """Hard delete: the row is gone for good, not in the recycle bin (Bulk API ``hardDelete``).
 
         Master-detail children go with it, as they do to the recycle bin on a delete. Lookups that
         point at the record keep its Id, as they do after a delete.
         """
+        self.permissions.check_write(connection, sobject, user_id)
         row = self.existing(connection, sobject, record_id)
         if row["IsDeleted"]:
             raise EntityIsDeleted("entity is deleted")
         for child, child_id in self._detail_rows(connection, sobject, row["Id"]):
-            self.purge(connection, child, child_id)
+            self.purge(connection, child, child_id, user_id)
         table = self.storage.table(sobject)
         connection.execute(table.delete().where(table.c.Id == row["Id"]))
 
@@ -182,6 +189,7 @@ class Writer:
         return found
 
     def undelete(self, connection: Connection, sobject: SObject, record_id: str, user_id: str) -> None:
+        self.permissions.check_write(connection, sobject, user_id)
         row = self.existing(connection, sobject, record_id)
         if not row["IsDeleted"]:
             raise SalesforceError("Entity is not in the recycle bin")

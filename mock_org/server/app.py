@@ -26,6 +26,7 @@ def create_app(org: Org, settings: Settings | None = None) -> Flask:
     app.config["MAX_CONTENT_LENGTH"] = settings.max_body_bytes
     app.url_map.converters.update(CONVERTERS)
     auth = Authenticator(org.storage, settings.auth)
+    org.permissions.grant_manage_users(auth.admin.id)  # the administrator the server prints manages users
     usage, minter = ApiUsage(settings.daily_api_requests), IdMinter()  # one Id sequence for both Bulk APIs' jobs
     app.extensions[EXTENSION] = ServerState(org, settings, auth, usage, JobStore(org, minter), Bulk1Jobs(org, minter))
     for route in ROUTES:

@@ -179,7 +179,7 @@ def write_record(
     if operation == "update":
         org.update(sobject, record_id, {k: v for k, v in data.items() if k.lower() != "id"}, user_id=user_id)
     elif operation == "hardDelete":
-        org.purge(sobject, record_id)
+        org.purge(sobject, record_id, user_id=user_id)
     else:
         org.delete(sobject, record_id, user_id=user_id)
     return record_id, False

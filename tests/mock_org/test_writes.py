@@ -78,21 +78,21 @@ def test_delete_moves_to_the_recycle_bin_and_query_all_sees_it(writable_org) -> 
 def test_purge_removes_the_record_and_its_details_for_good(writable_org) -> None:
     emails = f"SELECT Id FROM EmailMessage WHERE ParentId = '{CASES[0]}'"
     assert writable_org.query(emails)["totalSize"] == 2  # master-detail children, to be taken along
-    writable_org.purge("Case", CASES[0])
+    writable_org.purge("Case", CASES[0], user_id=AGENT_A)
     for soql in (f"SELECT Id FROM Case WHERE Id = '{CASES[0]}'", emails):
         assert writable_org.query(soql, include_deleted=True)["totalSize"] == 0  # not even in the recycle bin
     with pytest.raises(NotFound):
         writable_org.undelete("Case", CASES[0], user_id=AGENT_A)
     with pytest.raises(NotFound):
-        writable_org.purge("Case", CASES[0])
+        writable_org.purge("Case", CASES[0], user_id=AGENT_A)
     writable_org.delete("Case", CASES[2], user_id=AGENT_A)
     with pytest.raises(EntityIsDeleted):  # a record in the recycle bin is not hard deleted again
-        writable_org.purge("Case", CASES[2])
+        writable_org.purge("Case", CASES[2], user_id=AGENT_A)
 
 
 def test_read_only_org_refuses_purge(org) -> None:
     with pytest.raises(InsufficientAccessOrReadonly):
-        org.purge("Case", CASES[1])
+        org.purge("Case", CASES[1], user_id=AGENT_A)
 
 
 def test_upsert_by_external_id(writable_org) -> None:

@@ -1,0 +1,64 @@
+"""Who may change the org's users: the "Manage Users" permission, as a real org's profiles grant it.
+
+Among a real org's standard profiles only System Administrator has Manage Users; the profiles a
+CRMArena org gives its agents do not. Without it a user may not create, delete, activate or
+deactivate users, change anyone's profile or username, edit Profile records, or set and reset
+passwords; it may still edit the personal fields of its own User record (Salesforce Help, "User
+Permissions" and "Edit Your Personal Information"). The server's own administrator (the user whose
+credentials it prints) always has it. No HTTP here.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import select
+from sqlalchemy.engine import Connection
+
+from .errors import InsufficientAccessOrReadonly
+from .schema import Schema, SObject
+from .storage import Storage
+
+MANAGE_USERS_PROFILES = frozenset({"system administrator"})
+GUARDED_OBJECTS = frozenset({"user", "profile"})
+# What a user without Manage Users may not change even on its own User record.
+PRIVILEGED_USER_FIELDS = frozenset({"profileid", "isactive", "username"})
+INSUFFICIENT_ACCESS = "insufficient access rights on object id"
+
+
+class Permissions:
+    def __init__(self, storage: Storage, schema: Schema) -> None:
+        self.storage = storage
+        self.schema = schema
+        self._granted: set[str] = set()
+
+    def grant_manage_users(self, user_id: str) -> None:
+        """The server's administrator manages users whatever its profile says."""
+        self._granted.add(user_id)
+
+    def manages_users(self, connection: Connection, user_id: str) -> bool:
+        if user_id in self._granted:
+            return True
+        if self.schema.get("Profile") is None:
+            return False
+        users = self.storage.table(self.schema["User"])
+        profiles = self.storage.table(self.schema["Profile"])
+        name = connection.execute(
+            select(profiles.c.Name)
+            .select_from(users.join(profiles, profiles.c.Id == users.c.ProfileId))
+            .where(users.c.Id == user_id, users.c.IsActive == 1, users.c.IsDeleted == 0)
+        ).scalar()
+        return (name or "").casefold() in MANAGE_USERS_PROFILES
+
+    def check_write(
+        self, connection: Connection, sobject: SObject, user_id: str, record_id: str | None = None,
+        fields: tuple[str, ...] = (),
+    ) -> None:  # fmt: skip
+        """Refuse a write to a User or Profile record that needs Manage Users the writer lacks.
+
+        ``record_id`` and ``fields`` describe an update (None for a create, delete or undelete).
+        """
+        if sobject.name.lower() not in GUARDED_OBJECTS or self.manages_users(connection, user_id):
+            return
+        own_record = sobject.name == "User" and record_id == user_id
+        if own_record and not any(name.lower() in PRIVILEGED_USER_FIELDS for name in fields):
+            return
+        raise InsufficientAccessOrReadonly(INSUFFICIENT_ACCESS)
