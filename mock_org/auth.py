@@ -424,6 +424,12 @@ class Authenticator:
             return None
         return user if user.id == self.admin.id else current
 
+    def has_session(self, token: str | None) -> bool:
+        """Whether ``token`` is a live access token (no database read: the front asks this per request)."""
+        with self._lock:
+            session = self._sessions.get(_digest(token or "")) if token else None
+            return session is not None and not session.refresh and not self._expired(session)
+
     def redeem(self, refresh_token: str) -> User:
         """The user of a refresh token (refresh tokens do not expire until revoked)."""
         with self._lock:

@@ -3,7 +3,11 @@ every protected request, counts it against the API allowance and stamps ``Sforce
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from flask import Flask, Response, g, request
+from werkzeug.exceptions import RequestEntityTooLarge
 
 from ..auth import Authenticator
 from ..ids import IdMinter
@@ -11,6 +15,7 @@ from ..org import Org
 from . import errors
 from .bulk1_jobs import Bulk1Jobs
 from .bulk_jobs import JobStore
+from .front import TOO_LARGE
 from .routes import CONVERTERS, ROUTES, endpoint
 from .settings import Settings
 from .state import EXTENSION, ServerState, access_token, state
@@ -18,6 +23,8 @@ from .ui import register as register_ui
 from .usage import ApiUsage
 
 PROTECTED = frozenset(endpoint(route) for route in ROUTES if route.protected)
+# A request without a session (a login, or anyone not logged in) may send at most this much.
+UNAUTHENTICATED_BODY_BYTES = 1024 * 1024
 
 
 def create_app(org: Org, settings: Settings | None = None) -> Flask:
@@ -40,10 +47,27 @@ def create_app(org: Org, settings: Settings | None = None) -> Flask:
     return app
 
 
+def body_limit(app: Flask) -> Callable[[dict[str, Any]], int]:
+    """How many body bytes a request may send, judged from its headers before the body is read:
+    the server's limit with a live session, 1 MB without one (front.py reads no more)."""
+    auth = app.extensions[EXTENSION].auth
+    full = app.extensions[EXTENSION].settings.max_body_bytes
+
+    def limit(environ: dict[str, Any]) -> int:
+        with app.request_context(environ):
+            return full if auth.has_session(access_token()) else UNAUTHENTICATED_BODY_BYTES
+
+    return limit
+
+
 def _authenticate() -> None:
-    """A protected resource needs a live session (401 INVALID_SESSION_ID otherwise) and API allowance."""
+    """A protected resource needs a live session (401 INVALID_SESSION_ID otherwise) and API allowance;
+    anything else (the logins) takes a body of at most 1 MB."""
+    if request.environ.get(TOO_LARGE):
+        raise RequestEntityTooLarge()
     rule = request.url_rule
     if rule is None or rule.endpoint not in PROTECTED:
+        request.max_content_length = UNAUTHENTICATED_BODY_BYTES
         return
     g.session = state().auth.verify(access_token())
     state().usage.count()

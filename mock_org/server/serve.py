@@ -1,4 +1,4 @@
-"""Running the app: cheroot (a production, thread-pooled WSGI server) on HTTPS, and optionally plain HTTP.
+"""Running the app on HTTPS, and optionally plain HTTP, behind an asyncio front (front.py).
 
 ``serve_org()`` is the isolation primitive: it copies an org dump into a temporary directory,
 prepares the copy, serves it on a free loopback port and deletes it afterwards, so each evaluation
@@ -8,18 +8,13 @@ never used here.
 
 from __future__ import annotations
 
-import re
 import tempfile
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from cheroot import server as cheroot_server
-from cheroot import wsgi
-from cheroot.ssl.builtin import BuiltinSSLAdapter
 from flask import Flask
 
 from fixtures.dump import reference_date
@@ -29,7 +24,8 @@ from ..clock import OrgClock
 from ..copies import prepared_copy
 from ..org import Org
 from . import tls
-from .app import create_app
+from .app import body_limit, create_app
+from .front import AsyncioFront, WsgiBridge
 from .settings import Settings
 from .state import EXTENSION
 
@@ -37,52 +33,11 @@ if TYPE_CHECKING:
     from simple_salesforce import Salesforce
 
 THREADS = 16
-_LEADING_SLASHES = re.compile(rb"^([A-Z]+ )/{2,}")
-
-
-class _RequestLineReader:
-    """Reads the request line with a run of leading slashes in its path made one.
-
-    Salesforce answers ``GET //services/data``: the sf CLI stores an instance URL with a trailing
-    slash and asks for exactly that. cheroot would read ``//services`` as an authority (a
-    proxy-style request) and refuse it, so the path is repaired before cheroot parses it.
-    """
-
-    def __init__(self, rfile: object) -> None:
-        self._rfile = rfile
-
-    def readline(self, size: int | None = None) -> bytes:
-        line = self._rfile.readline(size)  # type: ignore[attr-defined]
-        return _LEADING_SLASHES.sub(rb"\1/", line, count=1)
-
-    def __getattr__(self, name: str) -> object:
-        return getattr(self._rfile, name)
-
-
-class _Request(cheroot_server.HTTPRequest):
-    def read_request_line(self) -> bool:
-        headers_reader = self.rfile
-        self.rfile = _RequestLineReader(headers_reader)
-        try:
-            return super().read_request_line()
-        finally:
-            self.rfile = headers_reader
-
-
-class _Connection(cheroot_server.HTTPConnection):
-    RequestHandlerClass = _Request
-
-
-class _WsgiServer(wsgi.Server):
-    """cheroot, a production thread-pooled WSGI server that speaks TLS itself and runs inside a thread
-    of the calling process (waitress has no TLS; gunicorn forks workers), with Salesforce's tolerance
-    for a doubled leading slash."""
-
-    ConnectionClass = _Connection
 
 
 class Server:
-    """The app on HTTPS (and plain HTTP when ``http_port`` is given), each in its own thread pool."""
+    """The app on HTTPS (and plain HTTP when ``http_port`` is given): an asyncio front reads requests
+    and does TLS (front.py); ``threads`` worker threads run the app."""
 
     def __init__(
         self, app: Flask, *, host: str = "127.0.0.1", port: int = 8443, http_port: int | None = None,
@@ -90,36 +45,28 @@ class Server:
     ) -> None:  # fmt: skip
         self.host = host
         self.tls = tls_files or tls.ensure()
-        self._https = _WsgiServer((host, port), app, numthreads=threads, server_name="crmarena-mock-org")
-        self._https.ssl_adapter = BuiltinSSLAdapter(str(self.tls.server_cert), str(self.tls.server_key))
-        self._http = None
-        if http_port is not None:
-            self._http = _WsgiServer((host, http_port), app, numthreads=threads, server_name="crmarena-mock-org")
-        self._threads: list[threading.Thread] = []
+        self._bridge = WsgiBridge(app, threads=threads, body_limit=body_limit(app))
+        self._front = AsyncioFront(
+            self._bridge, host=host, port=port, http_port=http_port,
+            certfile=str(self.tls.server_cert), keyfile=str(self.tls.server_key),
+        )  # fmt: skip
 
     @property
     def port(self) -> int:
-        return int(self._https.bind_addr[1])
+        return self._front.port
 
     @property
     def http_port(self) -> int | None:
-        return int(self._http.bind_addr[1]) if self._http is not None else None
+        return self._front.http_port
 
     def start(self) -> Server:
-        """Bind the ports (port 0 picks a free one) and serve in background threads."""
-        for server in filter(None, (self._https, self._http)):
-            server.prepare()
-            thread = threading.Thread(target=server.serve, name=f"mock-org-{server.bind_addr[1]}", daemon=True)
-            thread.start()
-            self._threads.append(thread)
+        """Serve on the bound ports (port 0 picked a free one) in a background thread."""
+        self._front.start()
         return self
 
     def stop(self) -> None:
-        for server in filter(None, (self._https, self._http)):
-            server.stop()
-        for thread in self._threads:
-            thread.join(timeout=10)
-        self._threads.clear()
+        self._front.stop()
+        self._bridge.close()
 
 
 @dataclass
