@@ -9,6 +9,10 @@ from flask import request
 
 from ..errors import JsonParserError, UnsupportedMediaType
 
+# Salesforce's JSON parser (Jackson) refuses deeper documents; ours stops far sooner, because every
+# layer that walks a body (references in composite, records, the JSON writer) recurses.
+MAX_DEPTH = 100
+
 
 def read_json() -> Any:
     """The request's JSON body; JSON_PARSER_ERROR for text that is not JSON, 415 for non-JSON content.
@@ -33,7 +37,9 @@ def parse_json(raw: bytes) -> Any:
             f"Invalid UTF-8 start byte 0x{raw[error.start]:02x} at [line:1, column:{error.start + 1}]"
         ) from None
     try:
-        return json.loads(text, parse_constant=_refuse_constant)
+        value = json.loads(text, parse_constant=_refuse_constant)
+    except RecursionError:
+        raise _too_deep() from None
     except json.JSONDecodeError as error:
         char = text[error.pos] if error.pos < len(text) else "EOF"
         code = ord(char) if char != "EOF" else -1
@@ -41,6 +47,30 @@ def parse_json(raw: bytes) -> Any:
             f"Unexpected character ('{char}' (code {code})): expected a valid value (number, String, array, object, "
             f"'true', 'false' or 'null') at [line:{error.lineno}, column:{error.colno}]"
         ) from None
+
+
+    if _depth(value) > MAX_DEPTH:
+        raise _too_deep()
+    return value
+
+
+def _too_deep() -> JsonParserError:
+    return JsonParserError(
+        f"Document nesting depth exceeds the maximum allowed ({MAX_DEPTH}, from `StreamReadConstraints.getMaxNestingDepth()`)"
+    )
+
+
+def _depth(value: Any) -> int:
+    """How deeply arrays and objects nest in a parsed document (without recursion)."""
+    deepest, pending = 0, [(value, 1)]
+    while pending:
+        item, level = pending.pop()
+        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else None
+        if children is None:
+            continue
+        deepest = max(deepest, level)
+        pending += [(child, level + 1) for child in children]
+    return deepest
 
 
 def _refuse_constant(name: str) -> None:

@@ -19,6 +19,7 @@ from flask import Flask
 
 from fixtures.dump import reference_date
 
+from .. import deadline
 from ..auth import admin_secrets
 from ..clock import OrgClock
 from ..copies import prepared_copy
@@ -111,11 +112,12 @@ def serve_org(
     port: int = 0,
     http_port: int | None = None,
     tls_files: tls.TlsFiles | None = None,
+    query_timeout: float | None = deadline.DEFAULT_SECONDS,
 ) -> Iterator[RunningOrg]:
     """A throw-away copy of an org (the default CRMArena org unless ``source`` names a dump), served on
     a free loopback port for as long as the block runs; every write goes to the copy, which is deleted.
     ``http_port`` adds plain HTTP (0 picks a free port). ``today`` fixes the org's date; without it the
-    org's clock starts at the dump's reference date and runs."""
+    org's clock starts at the dump's reference date and runs. ``query_timeout`` is how long a query may run."""
     settings = settings or Settings()
     if source is None:
         from fixtures import default_org
@@ -124,7 +126,7 @@ def serve_org(
     with tempfile.TemporaryDirectory(prefix="crmarena-org-") as scratch:
         path = prepared_copy(Path(source), Path(scratch) / "org.db")
         clock = OrgClock.for_date(today) if today else OrgClock.running_from(reference_date(Path(source)))
-        org = Org(path, clock=clock, read_only=read_only)
+        org = Org(path, clock=clock, read_only=read_only, query_timeout=query_timeout)
         try:
             app = create_app(org, settings)
             server = Server(app, host=host, port=port, http_port=http_port, tls_files=tls_files).start()
