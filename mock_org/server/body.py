@@ -56,7 +56,8 @@ def parse_json(raw: bytes) -> Any:
 
 def _too_deep() -> JsonParserError:
     return JsonParserError(
-        f"Document nesting depth exceeds the maximum allowed ({MAX_DEPTH}, from `StreamReadConstraints.getMaxNestingDepth()`)"
+        f"Document nesting depth exceeds the maximum allowed ({MAX_DEPTH}, "
+        "from `StreamReadConstraints.getMaxNestingDepth()`)"
     )
 
 

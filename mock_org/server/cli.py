@@ -61,6 +61,8 @@ def add(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--copy", action="store_true", help="serve a throw-away copy, deleted on exit")
     parser.add_argument("--reset", action="store_true", help="remake the default org's working copy first")
     parser.add_argument("--threads", type=positive_int, help="worker threads per port (default 16)")
+    parser.add_argument("--query-timeout", type=float, metavar="SECONDS",
+                        help="how long a query may run before QUERY_TIMEOUT (default $CRMARENA_QUERY_TIMEOUT or 30)")
     parser.add_argument("--tls-dir", type=Path, help="where the CA and certificates live (default: the cache)")
     parser.add_argument("--prepare-only", action="store_true",
                         help="ready the org copy, then exit (the Docker build; no TLS files)")  # fmt: skip
@@ -154,7 +156,10 @@ def _serve(args: argparse.Namespace, path: Path, files: tls.TlsFiles, as_of: dt.
     from .settings import Settings
 
     clock = OrgClock.for_date(args.today) if args.today else OrgClock.running_from(as_of)
-    org = Org(path, clock=clock, read_only=args.read_only)
+    from ..deadline import seconds_from_env
+
+    timeout = args.query_timeout if args.query_timeout is not None else seconds_from_env()
+    org = Org(path, clock=clock, read_only=args.read_only, query_timeout=timeout)
     app = create_app(org, Settings.from_env())
     server = Server(app, host=args.host, port=args.port, http_port=args.http_port, tls_files=files,
                     threads=args.threads or THREADS).start()  # fmt: skip
