@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from flask import Flask, Response, g, request
+from werkzeug.datastructures import EnvironHeaders
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from ..auth import Authenticator
@@ -18,7 +19,7 @@ from .bulk_jobs import JobStore
 from .front import TOO_LARGE
 from .routes import CONVERTERS, ROUTES, endpoint
 from .settings import Settings
-from .state import EXTENSION, ServerState, access_token, state
+from .state import EXTENSION, ServerState, access_token, header_token, state
 from .ui import register as register_ui
 from .usage import ApiUsage
 
@@ -54,8 +55,7 @@ def body_limit(app: Flask) -> Callable[[dict[str, Any]], int]:
     full = app.extensions[EXTENSION].settings.max_body_bytes
 
     def limit(environ: dict[str, Any]) -> int:
-        with app.request_context(environ):
-            return full if auth.has_session(access_token()) else UNAUTHENTICATED_BODY_BYTES
+        return full if auth.has_session(header_token(EnvironHeaders(environ))) else UNAUTHENTICATED_BODY_BYTES
 
     return limit
 

@@ -3,6 +3,7 @@ of one app, and the current request's session. Handlers keep no state of their o
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from flask import current_app, g, request
@@ -47,15 +48,19 @@ def user_id() -> str:
 def access_token(*, allow_query: bool = False) -> str | None:
     """The bearer token of the request: ``Authorization: Bearer|OAuth …``, ``X-SFDC-Session``, or, for
     the identity URL only, ``?oauth_token=``."""
-    header = request.headers.get("Authorization", "")
-    scheme, _, token = header.partition(" ")
+    token = header_token(request.headers)
+    if token is None and allow_query:
+        return request.args.get("oauth_token")
+    return token
+
+
+def header_token(headers: Mapping[str, str]) -> str | None:
+    """The bearer token in a request's headers, if any."""
+    scheme, _, token = headers.get("Authorization", "").partition(" ")
     if scheme.lower() in ("bearer", "oauth") and token.strip():
         return token.strip()
-    if request.headers.get("X-SFDC-Session"):
-        return request.headers["X-SFDC-Session"].strip()
-    if allow_query:
-        return request.args.get("oauth_token")
-    return None
+    session_header = headers.get("X-SFDC-Session", "").strip()
+    return session_header or None
 
 
 def base_url() -> str:
