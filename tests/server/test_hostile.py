@@ -109,6 +109,20 @@ def test_a_query_past_its_deadline_answers_query_timeout(org_dump: Path) -> None
         org.close()
 
 
+def test_the_query_of_a_client_that_left_is_abandoned(org_dump: Path) -> None:
+    """The front marks a request whose client hung up (front.py); its query then stops inside SQLite."""
+    from mock_org import deadline
+
+    org = Org(org_dump, read_only=True, query_timeout=None)
+    try:
+        with deadline.abandoned_when(lambda: True), pytest.raises(Exception) as raised:
+            org.query("SELECT Id FROM Product2 WHERE Name LIKE '%Item%'")
+        assert raised.value.error_code == "QUERY_TIMEOUT"  # type: ignore[attr-defined]
+        assert org.query("SELECT COUNT() FROM Product2 WHERE Name LIKE '%Item%'")["totalSize"] == 650
+    finally:
+        org.close()
+
+
 def test_like_keeps_salesforce_semantics() -> None:
     from mock_org import wildcards
 
