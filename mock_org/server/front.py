@@ -38,14 +38,15 @@ HANDSHAKE_SECONDS = 10.0  # a TLS client that has not finished its handshake by 
 IDLE_SECONDS = 10.0  # a connection without a complete request header for that long is closed
 READ_SECONDS = 30.0  # a body that stalls that long between two reads is given up
 MAX_HEADER_BYTES = 1024 * 1024  # request line and headers: a 100,000-character SOQL query fits
+MAX_DRAINED_BYTES = 160 * 1024 * 1024  # a body over its limit is read and dropped up to this much
 
 
 class WsgiBridge:
     """An ASGI application that runs a WSGI application in a pool of ``threads`` threads.
 
     ``body_limit(environ)`` says how many body bytes a request (known by its headers) may send; past
-    that the body is not read and the app sees ``environ[TOO_LARGE]`` and a Content-Length over its
-    limit, which it answers with 413.
+    that the body is dropped as it arrives (never kept), and the app sees ``environ[TOO_LARGE]`` and a
+    Content-Length over its limit, which it answers with 413.
     """
 
     def __init__(self, app: WsgiApp, *, threads: int, body_limit: Callable[[dict[str, Any]], int]) -> None:
@@ -64,18 +65,21 @@ class WsgiBridge:
         environ = _environ(scope)
         body = bytearray()
         limit = self.body_limit(environ)
-        more = True
-        while more:
+        received, more = 0, True
+        while more and received <= MAX_DRAINED_BYTES:
             message = await receive()
             if message["type"] == "http.disconnect":
                 return
-            body += message.get("body", b"")
+            chunk = message.get("body", b"")
+            received += len(chunk)
             more = message.get("more_body", False)
-            if len(body) > limit:
+            if received <= limit:
+                body += chunk
+            elif TOO_LARGE not in environ:  # the rest is read and dropped, so the client hears the 413
                 environ[TOO_LARGE] = True
-                environ["CONTENT_LENGTH"] = str(max(len(body), int(environ.get("CONTENT_LENGTH") or 0)))
                 body = bytearray()
-                break
+        if TOO_LARGE in environ:
+            environ["CONTENT_LENGTH"] = str(max(received, int(environ.get("CONTENT_LENGTH") or 0)))
         environ["wsgi.input"] = io.BytesIO(bytes(body))
         environ.pop("HTTP_TRANSFER_ENCODING", None)  # the body is whole now, whatever framing it came in
         if TOO_LARGE not in environ:

@@ -156,7 +156,8 @@ class Client:
                                         data=data)  # fmt: skip
             return Answer(response.status_code, response.headers, response.get_data())
         url = self.running.url + path
-        response = self._session.request(method, url, headers=sent, params=params, json=json_body, data=data)
+        response = self._session.request(method, url, headers=sent, params=params, json=json_body, data=data,
+                                         timeout=120)  # a hung server fails the test, not the suite
         return Answer(response.status_code, response.headers, response.content)
 
     def get(self, path: str, **kwargs: Any) -> Answer:
