@@ -12,6 +12,10 @@ has ISO text: ``{"CreatedDate": 1546659665000}`` (simple-salesforce issue #290,
 https://github.com/simple-salesforce/simple-salesforce/issues/290, and heroku/salesforce-bulk issue #70,
 https://github.com/heroku/salesforce-bulk/issues/70, both quoting real orgs' answers). A date is the
 millisecond of its midnight UTC, by the same rule.
+
+Every body goes out with a bare media type, ``application/xml``, ``application/json`` or ``text/csv``, no
+charset parameter, as a real org sends them: heroku/salesforce-bulk (and amaxa, which uses it) compares
+the header with ``==`` and reads anything else as XML. REST's own JSON carries ``;charset=UTF-8``.
 """
 
 from __future__ import annotations
@@ -24,10 +28,10 @@ from ..errors import SalesforceError
 from ..values import UTC, parse_datetime
 from .bulk1_jobs import Batch, Job
 from .bulk1_requests import NAMESPACE, XSI
-from .bulk_common import CSV_TYPE, QueryResult, cell, csv_text, error_text
-from .wire import JSON_TYPE, dumps
+from .bulk_common import QueryResult, cell, csv_text, error_text
+from .wire import dumps
 
-XML_TYPE = "application/xml"
+XML_TYPE, JSON_TYPE, CSV_TYPE = "application/xml", "application/json", "text/csv"
 MEDIA_TYPES = {"XML": XML_TYPE, "JSON": JSON_TYPE, "CSV": CSV_TYPE}
 NO_RECORDS = "Records not found for this query"  # a CSV query result without rows
 DATETIME_FIELDS = frozenset({"createdDate", "systemModstamp"})

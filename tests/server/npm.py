@@ -10,7 +10,11 @@ from pathlib import Path
 
 import pytest
 
-_OFFLINE = ("ENOTFOUND", "EAI_AGAIN", "ECONNREFUSED", "ETIMEDOUT", "ENETUNREACH", "network")
+OFFLINE = ("ENOTFOUND", "EAI_AGAIN", "ECONNREFUSED", "ETIMEDOUT", "ENETUNREACH", "network")
+
+
+def cache_root() -> Path:
+    return Path(os.environ.get("CRMARENA_CACHE_DIR") or Path.home() / ".cache" / "crmarena")
 
 
 def installed(*packages: str, timeout: int = 300) -> Path:
@@ -18,8 +22,7 @@ def installed(*packages: str, timeout: int = 300) -> Path:
     when node/npm are missing or the registry cannot be reached, fails on any other npm error."""
     if shutil.which("node") is None or shutil.which("npm") is None:
         pytest.skip("node and npm are not installed")
-    root = Path(os.environ.get("CRMARENA_CACHE_DIR") or Path.home() / ".cache" / "crmarena")
-    target = root / "npm" / "+".join(package.replace("@", "-").replace("/", "-") for package in packages)
+    target = cache_root() / "npm" / "+".join(package.replace("@", "-").replace("/", "-") for package in packages)
     done = target / "installed.txt"
     if not done.exists():
         target.mkdir(parents=True, exist_ok=True)
@@ -28,7 +31,7 @@ def installed(*packages: str, timeout: int = 300) -> Path:
             capture_output=True, text=True, timeout=timeout,
         )  # fmt: skip
         if result.returncode != 0:
-            if any(marker in result.stderr for marker in _OFFLINE):
+            if any(marker in result.stderr for marker in OFFLINE):
                 pytest.skip(f"the npm registry is unreachable: {result.stderr.strip()[-300:]}")
             raise RuntimeError(f"npm install {' '.join(packages)} failed:\n{result.stderr}")
         done.write_text("\n".join(packages) + "\n")
