@@ -74,10 +74,15 @@ for kind in ("CSV", "JSON", "XML"):
     seen[f"insert{kind}"] = inserted
     ids = [row[0] for row in inserted[:2]]
     if kind == "XML":  # salesforce-bulk drops the Id of XML results (its getid has no return): read them back
-        ids = [row["Id"] for row in query("CSV", f"SELECT Id FROM Issue__c WHERE Name LIKE 'Bulk {kind}%' ORDER BY Name")]
+        ids = [
+            row["Id"] for row in query("CSV", f"SELECT Id FROM Issue__c WHERE Name LIKE 'Bulk {kind}%' ORDER BY Name")
+        ]
     seen[f"update{kind}"] = load("update", kind, [{"Id": ids[0], "Description__c": f"updated in {kind}"}])
     seen[f"upsert{kind}"] = load(
-        "upsert", kind, [{"External_ID__c": f"SB_{kind}", "Name": f"salesforce-bulk {kind}"}], "Product2",
+        "upsert",
+        kind,
+        [{"External_ID__c": f"SB_{kind}", "Name": f"salesforce-bulk {kind}"}],
+        "Product2",
         external_id_name="External_ID__c",
     )
     seen[f"delete{kind}"] = load("delete", kind, [{"Id": record_id} for record_id in ids])
