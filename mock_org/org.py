@@ -9,7 +9,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.engine import Connection
 
 from . import deadline, describe
@@ -111,6 +111,10 @@ class Org:
         return record
 
     def retrieve_by_external_id(self, name: str, field_name: str, value: str, *, version: str = "59.0") -> dict:
+        return self.retrieve(name, self._external_id_match(name, field_name, value), version=version)
+
+    def _external_id_match(self, name: str, field_name: str, value: str) -> str:
+        """The one live record whose external Id (or unique field) ``field_name`` is ``value``."""
         sobject = self.sobject(name)
         field = sobject.field(field_name)
         if field is None or not (field.external_id or field.unique or field.name == "Id"):
@@ -126,7 +130,20 @@ class Org:
             raise NotFound(NOT_FOUND_MESSAGE)
         if len(ids) > 1:
             raise MultipleRecords(ids)
-        return self.retrieve(name, ids[0], version=version)
+        return ids[0]
+
+    def record_counts(self, names: list[str] | None = None) -> dict[str, Any]:
+        """``GET /limits/recordCount``: live records per object, for the objects named (unknown names are
+        left out, as a real org leaves them out) or for every object."""
+        found = [self.schema.get(name) for name in names] if names is not None else list(self.schema)
+        chosen = {sobject.name: sobject for sobject in found if sobject is not None}
+        counts = []
+        with self.storage.read() as connection:
+            for sobject in chosen.values():
+                table = self.storage.table(sobject)
+                total = connection.execute(select(func.count()).where(table.c.IsDeleted == 0)).scalar()
+                counts.append({"count": total, "name": sobject.name})
+        return {"sObjects": counts}
 
     def _fields(self, sobject: SObject, names: list[str] | None) -> list:
         if not names:
@@ -209,6 +226,10 @@ class Org:
     def delete(self, name: str, record_id: str, *, user_id: str) -> None:
         sobject = self.sobject(name)
         self._write(lambda connection: self.writer.delete(connection, sobject, record_id, user_id))
+
+    def delete_by_external_id(self, name: str, field_name: str, value: str, *, user_id: str) -> None:
+        """``DELETE /sobjects/{Object}/{field}/{value}``: the record the external Id names goes to the recycle bin."""
+        self.delete(name, self._external_id_match(name, field_name, value), user_id=user_id)
 
     def purge(self, name: str, record_id: str, *, user_id: str) -> None:
         """Hard delete: the record is gone for good, even from ``queryAll`` (Bulk API ``hardDelete``)."""

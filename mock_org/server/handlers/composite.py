@@ -153,6 +153,39 @@ def composite(version: str) -> Response:
     return json_response({"compositeResponse": answers})
 
 
+BATCH_HALTED = "Batch processing halted per request"
+_BATCH_URL = re.compile(r"/?(?:services/data/)?(v\d+\.\d/.*)")
+
+
+def batch(version: str) -> Response:
+    """``/composite/batch``: up to 25 independent subrequests, each committed on its own; with
+    ``haltOnError`` the ones after a failure answer 412 BATCH_PROCESSING_HALTED (REST API Developer
+    Guide, "Batch Request Body"). A malformed batch fails whole, before any subrequest runs."""
+    spec = read_object()
+    subrequests = spec.get("batchRequests")
+    if not isinstance(subrequests, list) or not subrequests or not all(isinstance(sub, dict) for sub in subrequests):
+        raise JsonParserError("batchRequests must be a non-empty array of subrequest objects")
+    if len(subrequests) > MAX_SUBREQUESTS:
+        raise InvalidOperation(f"A batch request may have at most {MAX_SUBREQUESTS} subrequests")
+    calls = []
+    for sub in subrequests:
+        match = _BATCH_URL.fullmatch(str(sub.get("url") or ""))
+        method = str(sub.get("method") or "").upper()
+        if match is None or method not in ("GET", "POST", "PATCH", "PUT", "DELETE", "HEAD"):
+            raise InvalidOperation(f"Invalid subrequest: {sub.get('method')} {sub.get('url')}")
+        calls.append((method, "/services/data/" + match.group(1), sub.get("richInput")))
+    results: list[dict[str, Any]] = []
+    halted = False
+    for method, url, body in calls:
+        if halted:
+            results.append({"statusCode": 412, "result": errors.error_body("BATCH_PROCESSING_HALTED", BATCH_HALTED)})
+            continue
+        status, parsed, _headers = _dispatch(method, url, body)
+        results.append({"statusCode": status, "result": parsed})
+        halted = status >= 400 and bool(spec.get("haltOnError"))
+    return json_response({"hasErrors": any(result["statusCode"] >= 400 for result in results), "results": results})
+
+
 def _answer(reference: str, status: int, body: Any, headers: dict[str, str] | None = None) -> dict[str, Any]:
     return {"body": body, "httpHeaders": headers or {}, "httpStatusCode": status, "referenceId": reference}
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Response
+from flask import Response, request
 
 from ...auth import User
 from ...errors import InsufficientAccess, InvalidSessionId
-from ..state import access_token, base_url, session, state
+from ..state import access_token, base_url, org, session, state
 from ..wire import json_response
 
 RESOURCES = (
@@ -43,6 +43,13 @@ def recent(version: str) -> Response:
 
 def limits(version: str) -> Response:
     return json_response(state().usage.limits())
+
+
+def record_count(version: str) -> Response:
+    """``GET /limits/recordCount[?sObjects=A,B]`` (REST API v40.0+): record counts per object."""
+    names = request.args.get("sObjects")
+    chosen = [name.strip() for name in names.split(",") if name.strip()] if names is not None else None
+    return json_response(org().record_counts(chosen))
 
 
 def _identity_url(user: User) -> str:

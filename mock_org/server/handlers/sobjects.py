@@ -61,6 +61,11 @@ def retrieve_by_external_id(version: str, sobject: str, field: str, value: str) 
     return json_response(org().retrieve_by_external_id(sobject, field, value, version=version))
 
 
+def delete_by_external_id(version: str, sobject: str, field: str, value: str) -> Response:
+    org().delete_by_external_id(sobject, field, value, user_id=user_id())
+    return no_content()
+
+
 def upsert(version: str, sobject: str, field: str, value: str) -> Response:
     record_id, created = org().upsert(sobject, field, value, read_object(), user_id=user_id())
     body = {"id": record_id, "success": True, "errors": [], "created": created}
