@@ -17,6 +17,7 @@ from .clock import OrgClock
 from .columns import column_metadata
 from .errors import NO_SUCH_COLUMN, InsufficientAccessOrReadonly, InvalidField, MultipleRecords, NotFound
 from .permissions import Permissions
+from .platform import org_schema
 from .query.engine import QueryEngine
 from .query.shape import attributes
 from .schema import Schema, SObject, default_schema
@@ -41,7 +42,7 @@ class Org:
         plan_cache: int = 512,
         query_timeout: float | None = deadline.DEFAULT_SECONDS,
     ) -> None:
-        self.schema = schema or default_schema()
+        self.schema = org_schema(schema or default_schema())
         self.clock = clock or OrgClock()
         self.read_only = read_only
         self.storage = Storage(path, self.schema, read_only=read_only)

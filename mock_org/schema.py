@@ -205,7 +205,8 @@ def _field(data: dict[str, Any]) -> Field:
     )
 
 
-def _sobject(data: dict[str, Any]) -> SObject:
+def parse_sobject(data: dict[str, Any]) -> SObject:
+    """One object of a schema file (its fields in order), not yet linked to the others."""
     sobject = SObject(
         name=data["name"],
         label=data["label"],
@@ -230,7 +231,7 @@ def load_schema(path: str | Path = DEFAULT_SCHEMA) -> Schema:
     """Read a schema file (see fixtures/crmarena_schema.json for the format)."""
     with open(path, encoding="utf-8") as handle:
         data = json.load(handle)
-    return Schema([_sobject(item) for item in data["objects"]], data.get("description", ""))
+    return Schema([parse_sobject(item) for item in data["objects"]], data.get("description", ""))
 
 
 @cache

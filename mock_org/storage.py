@@ -27,6 +27,7 @@ from sqlalchemy.pool import QueuePool
 from sqlalchemy.sql.elements import ColumnElement
 
 from . import deadline, wildcards
+from . import platform
 from .schema import Field, Schema, SObject
 from .search.index import build_search_index
 
@@ -138,10 +139,10 @@ class Storage:
 
     def __init__(self, path: str | Path, schema: Schema, *, read_only: bool = False) -> None:
         self.path = Path(path)
-        self.schema = schema
+        self.schema = platform.org_schema(schema)
         self.read_only = read_only
         self.metadata = MetaData()
-        self.tables = build_tables(schema, self.metadata)
+        self.tables = build_tables(self.schema, self.metadata)
         self._write_lock = threading.RLock()
         self._current = threading.local()  # the write transaction this thread is inside, if any
         self.reader = self._engine(read_only=True, pool_size=8)
@@ -212,7 +213,8 @@ class Storage:
                 self._current.connection = None
 
     def prepare(self) -> None:
-        """Make a dump ready to serve: WAL mode, an index on every reference field, the search index."""
+        """Make a dump ready to serve: WAL mode, the platform's objects and fields (platform.py), an index on
+        every reference field, the search index."""
         if self.writer is None:
             raise PermissionError("a read-only org cannot be prepared")
         raw = self.writer.raw_connection()  # the journal mode cannot change inside a transaction
@@ -221,6 +223,7 @@ class Storage:
         finally:
             raw.close()
         with self.write() as connection:
+            platform.prepare(self.schema, self.tables, connection)
             for sobject in self.schema:
                 table = self.table(sobject)
                 for field in sobject.field_list():

@@ -58,6 +58,8 @@ class Writer:
         start: dict[str, int] = {}
         with storage.read() as connection:
             for sobject in schema:
+                if not sobject.flags.get("createable", True):
+                    continue  # the platform's metadata rows are keyed by name, not minted Ids
                 table = storage.table(sobject)
                 highest = connection.execute(select(func.max(table.c.Id))).scalar()
                 ids = [highest] if highest else []
