@@ -7,9 +7,10 @@ for are present with the values a real org gives a plain field, because clients 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
-from .schema import ChildRelationship, Field, Schema, SObject
+from .schema import ChildRelationship, Field, SObject
 
 _SOAP_TYPES = {
     "id": "tns:ID",
@@ -88,11 +89,11 @@ def global_entry(sobject: SObject, version: str) -> dict[str, Any]:
     }
 
 
-def describe_global(schema: Schema, version: str) -> dict[str, Any]:
+def describe_global(objects: Iterable[SObject], version: str) -> dict[str, Any]:
     return {
         "encoding": "UTF-8",
         "maxBatchSize": 200,
-        "sobjects": [global_entry(sobject, version) for sobject in schema],
+        "sobjects": [global_entry(sobject, version) for sobject in objects],
     }
 
 

@@ -15,9 +15,16 @@ from sqlalchemy.engine import Connection
 from . import deadline, describe
 from .clock import OrgClock
 from .columns import column_metadata
-from .errors import NO_SUCH_COLUMN, InsufficientAccessOrReadonly, InvalidField, MultipleRecords, NotFound
+from .errors import (
+    NO_SUCH_COLUMN,
+    InsufficientAccessOrReadonly,
+    InvalidField,
+    InvalidType,
+    MultipleRecords,
+    NotFound,
+)
 from .permissions import Permissions
-from .platform import org_schema
+from .platform import TOOLING_OBJECTS, org_schema
 from .query.engine import QueryEngine
 from .query.shape import attributes
 from .schema import Schema, SObject, default_schema
@@ -72,9 +79,36 @@ class Org:
         """The query's column metadata (``?columns=true``), without running it."""
         return column_metadata(self.schema, self.queries.plan(soql, user_id=user_id))
 
-    def query_more(self, locator: str, *, version: str = "59.0", user_id: str | None = None) -> dict[str, Any]:
+    def query_more(
+        self, locator: str, *, version: str = "59.0", resource: str = "query", user_id: str | None = None
+    ) -> dict[str, Any]:
         """The next page of a query; a locator serves only the user whose query opened it."""
-        return self.queries.query_more(locator, version=version, user_id=user_id)
+        return self.queries.query_more(locator, version=version, resource=resource, user_id=user_id)
+
+    def tooling_query(self, soql: str, *, batch_size: int | None = None, version: str = "59.0",
+                      user_id: str | None = None) -> dict[str, Any]:  # fmt: skip
+        """``/tooling/query``: SOQL over the Tooling API's objects only (the metadata objects, PermissionSet,
+        Profile, User); a data object is INVALID_TYPE "not supported", as on a real org."""
+        plan = self.queries.plan(soql, user_id=user_id)
+        if plan.sobject not in TOOLING_OBJECTS:
+            raise InvalidType(
+                f"sObject type '{plan.sobject}' is not supported. If you are attempting to use a custom object, be "
+                "sure to append the '__c' after the entity name. Please reference your WSDL or the describe call "
+                "for the appropriate names."
+            )
+        return self.queries.query(
+            soql, batch_size=batch_size, version=version, user_id=user_id, resource="tooling/query"
+        )
+
+    def tooling_sobject(self, name: str) -> SObject:
+        sobject = self.sobject(name)
+        if sobject.name not in TOOLING_OBJECTS:
+            raise NotFound(NOT_FOUND_MESSAGE)
+        return sobject
+
+    def tooling_describe_global(self, *, version: str = "59.0") -> dict[str, Any]:
+        tooling = [sobject for sobject in self.schema if sobject.name in TOOLING_OBJECTS]
+        return describe.describe_global(tooling, version)
 
     def search(self, sosl: str, *, version: str = "59.0", user_id: str | None = None) -> dict[str, Any]:
         return self.searches.search(sosl, version=version, user_id=user_id)

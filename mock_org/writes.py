@@ -35,6 +35,7 @@ from .errors import (
 )
 from .ids import IdMinter, serial_of, to18
 from .permissions import Permissions
+from .platform import has_person_accounts, person_contact
 from .schema import TEXT_TYPES, Field, Schema, SObject
 from .storage import Storage
 from .values import format_datetime, parse_datetime
@@ -96,10 +97,15 @@ class Writer:
         if sobject.field("OwnerId") is not None and not row.get("OwnerId"):
             row["OwnerId"] = user_id
         self._auto_numbers(connection, sobject, row)
+        person = self._person_account(connection, sobject, row)
         self._calculate(connection, sobject, row)
         self._check_required(sobject, row)
         self._check_unique(connection, sobject, row)
+        self._check_assignment(connection, sobject, row)
         connection.execute(self.storage.table(sobject).insert().values(**row))
+        if person:
+            contacts = self.storage.table(self.schema["Contact"])
+            connection.execute(contacts.insert().values(**person_contact(row), Id=row["PersonContactId"]))
         return record_id
 
     def update(
@@ -119,6 +125,10 @@ class Writer:
         self._check_unique(connection, sobject, row)
         table = self.storage.table(sobject)
         connection.execute(table.update().where(table.c.Id == row["Id"]).values(**row))
+        if row.get("IsPersonAccount") and row.get("PersonContactId") and sobject.name == "Account":
+            contacts = self.storage.table(self.schema["Contact"])
+            synced = {key: value for key, value in person_contact(row).items() if key != "CreatedDate"}
+            connection.execute(contacts.update().where(contacts.c.Id == row["PersonContactId"]).values(**synced))
 
     def upsert(
         self, connection: Connection, sobject: SObject, field_name: str, value: str, data: dict[str, Any], user_id: str
@@ -158,6 +168,8 @@ class Writer:
         if row["IsDeleted"]:
             raise EntityIsDeleted("entity is deleted")
         self._set_deleted(connection, sobject, row["Id"], True, user_id)
+        for contact in self._person_contacts(sobject, row):
+            self._set_deleted(connection, contact, row["PersonContactId"], True, user_id)
         # Master-detail children go to the recycle bin with their parent.
         for child, child_id in self._detail_rows(connection, sobject, row["Id"]):
             self.delete(connection, child, child_id, user_id)
@@ -176,6 +188,9 @@ class Writer:
             self.purge(connection, child, child_id, user_id)
         table = self.storage.table(sobject)
         connection.execute(table.delete().where(table.c.Id == row["Id"]))
+        for contact in self._person_contacts(sobject, row):
+            contacts = self.storage.table(contact)
+            connection.execute(contacts.delete().where(contacts.c.Id == row["PersonContactId"]))
 
     def _detail_rows(self, connection: Connection, sobject: SObject, record_id: str) -> list[tuple[SObject, str]]:
         """The live master-detail children of a record: they share its fate on delete and purge."""
@@ -196,6 +211,53 @@ class Writer:
         if not row["IsDeleted"]:
             raise SalesforceError("Entity is not in the recycle bin")
         self._set_deleted(connection, sobject, row["Id"], False, user_id)
+        for contact in self._person_contacts(sobject, row):
+            self._set_deleted(connection, contact, row["PersonContactId"], False, user_id)
+
+    def _person_contacts(self, sobject: SObject, row: dict[str, Any]) -> list[SObject]:
+        """The Contact object when ``row`` is a person account with its contact: the two share their fate."""
+        if sobject.name == "Account" and row.get("IsPersonAccount") and row.get("PersonContactId"):
+            return [self.schema["Contact"]]
+        return []
+
+    def _person_account(self, connection: Connection, sobject: SObject, row: dict[str, Any]) -> bool:
+        """A new account of a person record type is a person account: named after its person, with the person
+        contact Salesforce makes for it (Object Reference, "Person Account Fields")."""
+        if sobject.name != "Account" or not has_person_accounts(self.schema) or not row.get("RecordTypeId"):
+            return False
+        types = self.storage.table(self.schema["RecordType"])
+        person_type = connection.execute(select(types.c.IsPersonType).where(types.c.Id == row["RecordTypeId"])).scalar()
+        row["IsPersonAccount"] = 1 if person_type else 0
+        if not person_type:
+            return False
+        if not row.get("LastName"):
+            raise RequiredFieldMissing("Required fields are missing: [LastName]", ["LastName"])
+        row["PersonContactId"] = self.minter.mint(self.schema["Contact"].key_prefix)
+        return True
+
+    def _check_assignment(self, connection: Connection, sobject: SObject, row: dict[str, Any]) -> None:
+        """A user holds a permission set once, and a profile's own permission set comes only with the profile."""
+        if sobject.name != "PermissionSetAssignment":
+            return
+        sets = self.storage.table(self.schema["PermissionSet"])
+        owned = connection.execute(select(sets.c.IsOwnedByProfile).where(sets.c.Id == row["PermissionSetId"])).scalar()
+        if owned:
+            raise InvalidCrossReferenceKey(
+                "You can't assign or unassign this permission set because it's associated with a profile.",
+                ["PermissionSetId"],
+            )
+        table = self.storage.table(sobject)
+        clash = connection.execute(
+            select(table.c.Id).where(
+                table.c.AssigneeId == row["AssigneeId"], table.c.PermissionSetId == row["PermissionSetId"]
+            )
+        ).scalar()
+        if clash:
+            raise DuplicateValue(
+                f"Duplicate PermissionSetAssignment. Assignee: {row['AssigneeId']}; "
+                f"Permission Set: {row['PermissionSetId']}",
+                [],
+            )
 
     def _set_deleted(
         self, connection: Connection, sobject: SObject, record_id: str, deleted: bool, user_id: str
@@ -284,7 +346,11 @@ class Writer:
         """Formula-like fields that the org computes: full names, IsClosed, totals, entry names."""
         fields = sobject.fields
         name = sobject.field("Name")
-        if name is not None and "firstname" in fields and (name.calculated or not row.get("Name")):
+        if (
+            name is not None
+            and "firstname" in fields
+            and (name.calculated or row.get("IsPersonAccount") or not row.get("Name"))
+        ):
             parts = (row.get("FirstName"), row.get("LastName"))
             row["Name"] = " ".join(part for part in parts if part) or row.get("Name")
         if "isclosed" in fields:

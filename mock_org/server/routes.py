@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 from werkzeug.routing import BaseConverter
 
-from .handlers import bulk1, bulk2, composite, login, meta, query, search, sobjects, tree, users
+from .handlers import bulk1, bulk2, composite, login, meta, query, search, sobjects, tooling, tree, users
 
 
 class VersionConverter(BaseConverter):
@@ -57,6 +57,10 @@ ROUTES = [
     Route(D + "/queryAll/", query.query_all),
     Route(D + "/queryAll/<locator>", query.query_more),
     Route(D + "/search/", search.search),
+    Route(D + "/tooling/query/", tooling.query),
+    Route(D + "/tooling/query/<locator>", tooling.query_more),
+    Route(D + "/tooling/sobjects/", tooling.describe_global),
+    Route(D + "/tooling/sobjects/<sobject>/describe/", tooling.describe_sobject),
     Route(D + "/limits/", meta.limits),
     Route(D + "/limits/recordCount/", meta.record_count),
     Route(D + "/recent/", meta.recent),

@@ -33,6 +33,7 @@ ORG_ID = rid("00D", 7)
 BULK_PRODUCTS = 650
 TWINS = [rid("01t", 901), rid("01t", 902)]
 ADMIN_PROFILE = rid("00e", 2)
+PERSON_TYPE = rid("012", 1)
 
 
 def server_records() -> dict[str, list[dict[str, Any]]]:
@@ -41,6 +42,11 @@ def server_records() -> dict[str, list[dict[str, Any]]]:
     for user in records["User"]:
         if user["Id"] == ADMIN:
             user["ProfileId"] = ADMIN_PROFILE
+    # The customers are person accounts, as in the CRMArena org; each one's contact is its person contact.
+    records["RecordType"] = [{"Id": PERSON_TYPE, "Name": "Person Account", "DeveloperName": "PersonAccount",
+                              "SobjectType": "Account", "IsActive": 1, "IsPersonType": 1}]  # fmt: skip
+    for account in records["Account"]:
+        account.update(IsPersonAccount=1, RecordTypeId=PERSON_TYPE)
     records["Organization"] = [{"Id": ORG_ID, "Name": "Tiny Test Org", "InstanceName": "TT1", "IsSandbox": 0,
                                 "OrganizationType": "Developer Edition"}]  # fmt: skip
     records["Product2"] += [

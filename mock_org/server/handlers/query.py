@@ -12,7 +12,7 @@ from ..wire import json_response
 _BATCH_SIZE = re.compile(r"batchSize\s*=\s*(\d+)", re.IGNORECASE)
 
 
-def _batch_size() -> int | None:
+def batch_size() -> int | None:
     """``Sforce-Query-Options: batchSize=N`` (a hint that the engine keeps within 200..2000)."""
     match = _BATCH_SIZE.search(request.headers.get("Sforce-Query-Options", ""))
     return int(match.group(1)) if match else None
@@ -23,7 +23,7 @@ def query(version: str, include_deleted: bool = False) -> Response:
     if request.args.get("columns", "").lower() == "true":
         return json_response(org().query_columns(soql or "", user_id=user_id()))
     result = org().query(
-        soql or "", include_deleted=include_deleted, batch_size=_batch_size(), version=version, user_id=user_id()
+        soql or "", include_deleted=include_deleted, batch_size=batch_size(), version=version, user_id=user_id()
     )
     return json_response(result)
 

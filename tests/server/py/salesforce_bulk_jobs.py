@@ -17,7 +17,7 @@ from salesforce_bulk import CsvDictsAdapter, SalesforceBulk
 from salesforce_bulk.salesforce_bulk import BulkBatchFailed
 
 NS = "http://www.force.com/2009/06/asyncapi/dataload"
-QUERY = "SELECT Id, Name, Account.Name FROM Contact ORDER BY Name"
+QUERY = "SELECT Id, Name, Account.Name FROM Contact WHERE CreatedDate = 2024-01-01T00:00:00Z ORDER BY Name"  # the fixed ones
 
 bulk = SalesforceBulk(sessionId=os.environ["SESSION_ID"], host=os.environ["INSTANCE_URL"], API_version="59.0")
 seen: dict = {}
