@@ -88,14 +88,11 @@ class Org:
     def tooling_query(self, soql: str, *, batch_size: int | None = None, version: str = "59.0",
                       user_id: str | None = None) -> dict[str, Any]:  # fmt: skip
         """``/tooling/query``: SOQL over the Tooling API's objects only (the metadata objects, PermissionSet,
-        Profile, User); a data object is INVALID_TYPE "not supported", as on a real org."""
+        Profile, User); a data object is INVALID_TYPE "sObject type 'Account' is not supported.", as on a real org."""
         plan = self.queries.plan(soql, user_id=user_id)
         if plan.sobject not in TOOLING_OBJECTS:
-            raise InvalidType(
-                f"sObject type '{plan.sobject}' is not supported. If you are attempting to use a custom object, be "
-                "sure to append the '__c' after the entity name. Please reference your WSDL or the describe call "
-                "for the appropriate names."
-            )
+            # The MCP server's run_soql_query suggests the other API when a message ends so.
+            raise InvalidType(f"sObject type '{plan.sobject}' is not supported.")
         return self.queries.query(
             soql, batch_size=batch_size, version=version, user_id=user_id, resource="tooling/query"
         )

@@ -16,6 +16,7 @@ import re
 import shutil
 import subprocess
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -46,7 +47,7 @@ def _node_is_recent() -> bool:
 
 
 @pytest.fixture(scope="module")
-def sf(tmp_path_factory: pytest.TempPathFactory, tls_files: tls.TlsFiles) -> Sf:
+def sf(tmp_path_factory: pytest.TempPathFactory, tls_files: tls.TlsFiles) -> SfCli:
     """Runs ``sf`` hermetically: its own HOME, no telemetry or update checks, the mock CA trusted."""
     packages = [SF_CLI]
     if not _node_is_recent():
@@ -65,15 +66,22 @@ def sf(tmp_path_factory: pytest.TempPathFactory, tls_files: tls.TlsFiles) -> Sf:
     }  # fmt: skip
     for name in ("SF_ACCESS_TOKEN", "SFDX_ACCESS_TOKEN", "SF_ORG_INSTANCE_URL", "SFDX_INSTANCE_URL"):
         base_env.pop(name, None)
-    executable = modules / ".bin" / "sf"
+    return SfCli(modules / ".bin" / "sf", home, base_env)
 
-    def run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+
+@dataclass(frozen=True)
+class SfCli:
+    """The installed ``sf``, run in its own HOME (where its stored orgs live) with its environment."""
+
+    executable: Path
+    home: Path
+    env: dict[str, str]
+
+    def __call__(self, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
         return subprocess.run(
-            [str(executable), *args], capture_output=True, text=True, cwd=home, env={**base_env, **(env or {})},
-            timeout=180,
+            [str(self.executable), *args], capture_output=True, text=True, cwd=self.home,
+            env={**self.env, **(env or {})}, timeout=180,
         )  # fmt: skip
-
-    return run
 
 
 def _json(result: subprocess.CompletedProcess) -> dict:
