@@ -38,3 +38,12 @@ def test_crmarena_tool_queries(sf: Salesforce) -> None:
     articles = sf.search("FIND {return} IN ALL FIELDS RETURNING Knowledge__kav(Id, Title, FAQ_Answer__c "
                          "WHERE PublishStatus='Online' AND Language='en_US')")  # fmt: skip
     assert articles["searchRecords"]
+
+
+def test_every_person_account_has_its_person_contact(sf: Salesforce) -> None:
+    """The committed dump has no PersonContactId column: preparing it links each account to its contact."""
+    accounts = sf.query_all("SELECT Name, PersonContact.Name, PersonContact.IsPersonAccount FROM Account")["records"]
+    assert accounts and all(account["PersonContact"]["Name"] == account["Name"] for account in accounts)
+    assert all(account["PersonContact"]["IsPersonAccount"] for account in accounts)
+    persons = sf.query("SELECT COUNT() FROM Contact WHERE IsPersonAccount = true")["totalSize"]
+    assert persons == len(accounts) < sf.query("SELECT COUNT() FROM Contact")["totalSize"]  # household members too

@@ -186,6 +186,16 @@ def test_limits(sf: Sf, stored_org: str) -> None:
     assert limits["DailyApiRequests"]["max"] > 0
 
 
+def test_record_counts(sf: Sf, stored_org: str, running: RunningOrg) -> None:
+    """``sf org list sobject record-counts`` reads ``limits/recordCount``; earlier tests have added records."""
+    counts = _json(sf("org", "list", "sobject", "record-counts", "--target-org", stored_org, "--json",
+                      "--sobject", "Account", "--sobject", "Contact"))  # fmt: skip
+    client = Client("https", running)
+    expected = [(name, client.get("/services/data/v59.0/query", params={"q": f"SELECT COUNT() FROM {name}"}).json()["totalSize"])
+                for name in ("Account", "Contact")]  # fmt: skip
+    assert sorted((row["name"], row["count"]) for row in counts) == expected and expected[0][1] >= 4
+
+
 def test_errors_as_sf_prints_them(sf: Sf, stored_org: str) -> None:
     failed = sf("data", "query", "--target-org", stored_org, "-q", "SELECT Nme FROM Account")
     assert failed.returncode != 0
