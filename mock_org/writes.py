@@ -249,7 +249,9 @@ class Writer:
         table = self.storage.table(sobject)
         clash = connection.execute(
             select(table.c.Id).where(
-                table.c.AssigneeId == row["AssigneeId"], table.c.PermissionSetId == row["PermissionSetId"]
+                table.c.AssigneeId == row["AssigneeId"],
+                table.c.PermissionSetId == row["PermissionSetId"],
+                table.c.IsDeleted == 0,
             )
         ).scalar()
         if clash:
