@@ -111,13 +111,19 @@ def _dispatch(method: str, url: str, body: Any) -> tuple[int, Any, dict[str, str
     return response.status_code, parsed, extra
 
 
+def _subrequests(spec: dict[str, Any], key: str) -> list[dict[str, Any]]:
+    """The request's ``compositeRequest`` or ``batchRequests``: 1 to 25 subrequest objects."""
+    subrequests = spec.get(key)
+    if not isinstance(subrequests, list) or not subrequests or not all(isinstance(sub, dict) for sub in subrequests):
+        raise JsonParserError(f"{key} must be a non-empty array of subrequest objects")
+    if len(subrequests) > MAX_SUBREQUESTS:
+        raise InvalidOperation(f"A {key} may have at most {MAX_SUBREQUESTS} subrequests")
+    return subrequests
+
+
 def composite(version: str) -> Response:
     spec = read_object()
-    subrequests = spec.get("compositeRequest")
-    if not isinstance(subrequests, list) or not subrequests or not all(isinstance(sub, dict) for sub in subrequests):
-        raise JsonParserError("compositeRequest must be a non-empty array of subrequest objects")
-    if len(subrequests) > MAX_SUBREQUESTS:
-        raise InvalidOperation(f"A composite request may have at most {MAX_SUBREQUESTS} subrequests")
+    subrequests = _subrequests(spec, "compositeRequest")
     all_or_none = bool(spec.get("allOrNone"))
     answers: list[dict[str, Any]] = []
     results: dict[str, Any] = {}
@@ -162,13 +168,8 @@ def batch(version: str) -> Response:
     ``haltOnError`` the ones after a failure answer 412 BATCH_PROCESSING_HALTED (REST API Developer
     Guide, "Batch Request Body"). A malformed batch fails whole, before any subrequest runs."""
     spec = read_object()
-    subrequests = spec.get("batchRequests")
-    if not isinstance(subrequests, list) or not subrequests or not all(isinstance(sub, dict) for sub in subrequests):
-        raise JsonParserError("batchRequests must be a non-empty array of subrequest objects")
-    if len(subrequests) > MAX_SUBREQUESTS:
-        raise InvalidOperation(f"A batch request may have at most {MAX_SUBREQUESTS} subrequests")
     calls = []
-    for sub in subrequests:
+    for sub in _subrequests(spec, "batchRequests"):
         match = _BATCH_URL.fullmatch(str(sub.get("url") or ""))
         method = str(sub.get("method") or "").upper()
         if match is None or method not in ("GET", "POST", "PATCH", "PUT", "DELETE", "HEAD"):
