@@ -26,8 +26,7 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.pool import QueuePool
 from sqlalchemy.sql.elements import ColumnElement
 
-from . import deadline, wildcards
-from . import platform
+from . import deadline, platform, wildcards
 from .schema import Field, Schema, SObject
 from .search.index import build_search_index
 
