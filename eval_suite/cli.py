@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from importlib import metadata
 
 import soql_parser
+from eval_suite import eval_cli
 from fixtures import cli as fixtures_cli
 from mock_org import cli as org_cli
 from mock_org import command_line
@@ -83,6 +84,7 @@ SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [
     fixtures_cli.add,
     server_cli.add,
     tls_cli.add,
+    eval_cli.add,
 ]
 
 

@@ -28,6 +28,7 @@ from cryptography import x509
 from cryptography.hazmat.primitives.serialization import load_pem_public_key
 from sqlalchemy import func, select
 
+from .clock import OrgClock
 from .errors import InvalidNewPassword, InvalidSessionId, SalesforceError
 from .ids import is_id, make_id, to18
 from .storage import Storage
@@ -161,6 +162,7 @@ class Session:
     user: User
     last_used: float
     refresh: bool = False
+    clock: OrgClock | None = None  # this session's own "today" (the mock-only clock resource), else the org's
 
 
 _USER_COLUMNS = (

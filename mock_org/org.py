@@ -67,17 +67,20 @@ class Org:
 
     # ------------------------------------------------------------------- queries
 
-    def query(self, soql: str, *, include_deleted: bool = False, batch_size: int | None = None,
-              version: str = "59.0", user_id: str | None = None) -> dict[str, Any]:  # fmt: skip
+    # ``clock`` replaces the org's clock for one call: the per-session clock of the mock-only clock
+    # resource (server/handlers/clock.py), so that concurrent sessions can each have their own "today".
+
+    def query(self, soql: str, *, include_deleted: bool = False, batch_size: int | None = None, version: str = "59.0",
+              user_id: str | None = None, clock: OrgClock | None = None) -> dict[str, Any]:  # fmt: skip
         resource = "queryAll" if include_deleted else "query"
         return self.queries.query(
             soql, include_deleted=include_deleted, batch_size=batch_size, version=version, user_id=user_id,
-            resource=resource,
+            resource=resource, clock=clock,
         )  # fmt: skip
 
-    def query_columns(self, soql: str, *, user_id: str | None = None) -> dict[str, Any]:
+    def query_columns(self, soql: str, *, user_id: str | None = None, clock: OrgClock | None = None) -> dict[str, Any]:
         """The query's column metadata (``?columns=true``), without running it."""
-        return column_metadata(self.schema, self.queries.plan(soql, user_id=user_id))
+        return column_metadata(self.schema, self.queries.plan(soql, user_id=user_id, clock=clock))
 
     def query_more(
         self, locator: str, *, version: str = "59.0", resource: str = "query", user_id: str | None = None
@@ -107,8 +110,9 @@ class Org:
         tooling = [sobject for sobject in self.schema if sobject.name in TOOLING_OBJECTS]
         return describe.describe_global(tooling, version)
 
-    def search(self, sosl: str, *, version: str = "59.0", user_id: str | None = None) -> dict[str, Any]:
-        return self.searches.search(sosl, version=version, user_id=user_id)
+    def search(self, sosl: str, *, version: str = "59.0", user_id: str | None = None,
+               clock: OrgClock | None = None) -> dict[str, Any]:  # fmt: skip
+        return self.searches.search(sosl, version=version, user_id=user_id, clock=clock)
 
     # ------------------------------------------------------------------- describe
 

@@ -40,8 +40,9 @@ class QueryEngine:
     """``plan_cache`` bounds how many compiled plans are kept for reuse (0 turns the cache off);
     ``timeout`` is how long a query may run before it answers QUERY_TIMEOUT (deadline.py).
 
-    A plan depends on the text, the queryAll flag, the user (USING SCOPE mine) and today's date
-    (relative date literals), so those make its key.
+    A plan depends on the text, the queryAll flag, the user (USING SCOPE mine) and the clock it is
+    read with (relative date literals), so those make its key. ``clock`` on a call replaces the
+    engine's own for that call only (a session's own clock, set through the mock-only clock resource).
     """
 
     def __init__(
@@ -57,15 +58,18 @@ class QueryEngine:
         self._plans: OrderedDict[tuple, QueryPlan] = OrderedDict()
         self._plans_lock = threading.Lock()
 
-    def plan(self, text: str, *, include_deleted: bool = False, user_id: str | None = None) -> QueryPlan:
-        key = (text, include_deleted, user_id, self.clock.today())
+    def plan(
+        self, text: str, *, include_deleted: bool = False, user_id: str | None = None, clock: OrgClock | None = None
+    ) -> QueryPlan:
+        clock = clock or self.clock
+        key = (text, include_deleted, user_id, clock.today(), clock.timezone)
         with self._plans_lock:
             cached = self._plans.get(key)
             if cached is not None:
                 self._plans.move_to_end(key)
                 return cached
         with deadline.limited(self.timeout):  # a huge query's compile counts too, and may be too complicated
-            plan = self._compile(text, include_deleted=include_deleted, user_id=user_id)
+            plan = self._compile(text, include_deleted=include_deleted, user_id=user_id, clock=clock)
         if self.plan_cache:
             with self._plans_lock:
                 self._plans[key] = plan
@@ -73,7 +77,7 @@ class QueryEngine:
                     self._plans.popitem(last=False)
         return plan
 
-    def _compile(self, text: str, *, include_deleted: bool, user_id: str | None) -> QueryPlan:
+    def _compile(self, text: str, *, include_deleted: bool, user_id: str | None, clock: OrgClock) -> QueryPlan:
         if not isinstance(text, str) or not text.strip():
             raise MalformedQuery("SOQL statements cannot be empty or null")
         if len(text) > MAX_QUERY_LENGTH:
@@ -83,7 +87,7 @@ class QueryEngine:
         except QuerySyntaxError as error:
             raise syntax_error(text, error) from None
         context = QueryContext(
-            self.schema, self.storage.tables, self.clock, text, include_deleted=include_deleted, user_id=user_id
+            self.schema, self.storage.tables, clock, text, include_deleted=include_deleted, user_id=user_id
         )
         return compile_query(context, tree)
 
@@ -96,10 +100,11 @@ class QueryEngine:
         version: str = "59.0",
         user_id: str | None = None,
         resource: str = "query",
+        clock: OrgClock | None = None,
     ) -> dict[str, Any]:
         """The first page of a query's result; the rest waits behind ``nextRecordsUrl``."""
         with deadline.limited(self.timeout):
-            plan = self.plan(text, include_deleted=include_deleted, user_id=user_id)
+            plan = self.plan(text, include_deleted=include_deleted, user_id=user_id, clock=clock)
             batch = max(MIN_BATCH, min(MAX_BATCH, batch_size or DEFAULT_BATCH))
             with self.storage.read() as connection:
                 sql, parameters = plan.sql(connection.dialect)

@@ -17,6 +17,7 @@ from sqlalchemy.engine import Connection
 from soql_parser import QuerySyntaxError, nodes, parse_sosl
 
 from .. import deadline
+from ..clock import OrgClock
 from ..errors import NO_SUCH_SOBJECT, InvalidType, MalformedSearch
 from ..query.compile import compile_query
 from ..query.engine import MAX_QUERY_LENGTH, QueryEngine, syntax_error
@@ -44,11 +45,13 @@ class SearchEngine:
         self.storage = queries.storage
         self.schema = queries.schema
 
-    def search(self, query_text: str, *, version: str = "59.0", user_id: str | None = None) -> dict[str, Any]:
+    def search(
+        self, query_text: str, *, version: str = "59.0", user_id: str | None = None, clock: OrgClock | None = None
+    ) -> dict[str, Any]:
         with deadline.limited(self.queries.timeout):
-            return self._search(query_text, version, user_id)
+            return self._search(query_text, version, user_id, clock)
 
-    def _search(self, query_text: str, version: str, user_id: str | None) -> dict[str, Any]:
+    def _search(self, query_text: str, version: str, user_id: str | None, clock: OrgClock | None) -> dict[str, Any]:
         if not isinstance(query_text, str) or not query_text.strip():
             raise MalformedSearch("No search term found. The search term must be enclosed in braces.")
         if len(query_text) > MAX_QUERY_LENGTH:
@@ -66,7 +69,8 @@ class SearchEngine:
         operators_removed = length > MAX_SEARCH_TEXT_WITH_OPERATORS
         terms = {id(node): term(node) for node in terms_of(tree.search)}
         entries = tree.returning or tuple(nodes.ReturningObject(sobject.name) for sobject in self._default_objects())
-        context = QueryContext(self.schema, self.storage.tables, self.queries.clock, query_text, user_id=user_id)
+        clock = clock or self.queries.clock
+        context = QueryContext(self.schema, self.storage.tables, clock, query_text, user_id=user_id)
         results: list[tuple[nodes.ReturningObject, list[dict[str, Any]]]] = []
         with self.storage.read() as connection:
             for entry in entries:

@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 from werkzeug.routing import BaseConverter
 
-from .handlers import bulk1, bulk2, composite, login, meta, query, search, sobjects, tooling, tree, users
+from .handlers import bulk1, bulk2, clock, composite, login, meta, query, search, sobjects, tooling, tree, users
 
 
 class VersionConverter(BaseConverter):
@@ -78,6 +78,7 @@ ROUTES = [
     Route(D + "/sobjects/<sobject>/<field>/<path:value>", sobjects.retrieve_by_external_id),
     Route(D + "/sobjects/<sobject>/<field>/<path:value>", sobjects.upsert, ("PATCH",)),
     Route(D + "/sobjects/<sobject>/<field>/<path:value>", sobjects.delete_by_external_id, ("DELETE",)),
+    Route(D + "/crmarena/clock", clock.clock, ("GET", "PUT", "DELETE")),  # mock-only: this session's "today"
     Route(D + "/composite/", composite.composite, ("POST",)),
     Route(D + "/composite/batch/", composite.batch, ("POST",)),
     Route(D + "/composite/sobjects/", composite.create_records, ("POST",)),

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from flask import current_app, g, request
 
 from ..auth import Authenticator, Session
+from ..clock import OrgClock
 from ..org import Org
 from .bulk1_jobs import Bulk1Jobs
 from .bulk_jobs import JobStore
@@ -43,6 +44,11 @@ def session() -> Session:
 
 def user_id() -> str:
     return session().user.id
+
+
+def session_clock() -> OrgClock | None:
+    """The clock this session set through the mock-only clock resource; None means the org's."""
+    return session().clock
 
 
 def access_token(*, allow_query: bool = False) -> str | None:

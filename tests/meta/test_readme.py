@@ -10,7 +10,7 @@ import re
 import shlex
 from pathlib import Path
 
-from eval_suite.cli import build_parser, main
+from eval_suite.cli import build_parser
 from mock_org import command_line
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -97,9 +97,10 @@ def test_the_readme_states_the_default_org_reference_date() -> None:
     assert f"**{manifest['as_of_date']}**" in (ROOT / "README.md").read_text()
 
 
-def test_the_quick_start_query_answers(capsys) -> None:
-    query = shlex.split(quick_start_commands()[0].split("&& crmarena ", 1)[1])
-    assert query[0] == "query"
-    assert main([*query, "--format", "json"]) == 0
-    body = json.loads(capsys.readouterr().out)
-    assert body["done"] and len(body["records"]) == 3 and body["records"][0]["Owner"]["Name"]
+def test_the_quick_start_runs_the_oracle_on_the_default_org() -> None:
+    from eval_suite.eval_cli import config_from
+
+    command = shlex.split(quick_start_commands()[0].split("&& crmarena ", 1)[1])
+    assert command[0] == "eval"
+    settings = config_from(build_parser().parse_args(command)).check()
+    assert settings.agent == "oracle" and settings.tasks_file is None and settings.db is None and settings.model is None

@@ -6,7 +6,7 @@ import re
 
 from flask import Response, request
 
-from ..state import org, user_id
+from ..state import org, session_clock, user_id
 from ..wire import json_response
 
 _BATCH_SIZE = re.compile(r"batchSize\s*=\s*(\d+)", re.IGNORECASE)
@@ -21,10 +21,11 @@ def batch_size() -> int | None:
 def query(version: str, include_deleted: bool = False) -> Response:
     soql = request.args.get("q")
     if request.args.get("columns", "").lower() == "true":
-        return json_response(org().query_columns(soql or "", user_id=user_id()))
+        return json_response(org().query_columns(soql or "", user_id=user_id(), clock=session_clock()))
     result = org().query(
-        soql or "", include_deleted=include_deleted, batch_size=batch_size(), version=version, user_id=user_id()
-    )
+        soql or "", include_deleted=include_deleted, batch_size=batch_size(), version=version, user_id=user_id(),
+        clock=session_clock(),
+    )  # fmt: skip
     return json_response(result)
 
 

@@ -1,0 +1,139 @@
+"""One attempt — an instance and a trial — from the org session to the scored record.
+
+The status says whose outcome it is: ``passed`` / ``failed`` (the answer was scored), ``agent_error``
+(no answer: out of turns, or out of context window), ``infra_error`` (the endpoint or the org failed
+after the retries) or ``harness_error`` (a bug of ours, with its traceback). Only the first three
+are scored.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from .agents.base import Agent, Episode, EpisodeContext
+from .errors import Cancelled, InfraError
+from .judge import judge
+from .llm import LLM
+from .records import AGENT_ERROR, FAILED, HARNESS_ERROR, INFRA_ERROR, PASSED
+from .scoring import score
+from .task_set import Instance
+from .toolbox import Tool, Toolbox
+
+
+def derive_seed(base: int, idx: int, trial: int) -> int:
+    """The model's seed for an attempt: SHA-256, never Python's salted hash(), so it is the same everywhere."""
+    return int.from_bytes(hashlib.sha256(f"{base}:{idx}:{trial}".encode()).digest()[:4], "big")
+
+
+@dataclass(frozen=True)
+class AttemptSettings:
+    agent: Agent
+    tools: tuple[Tool, ...]
+    llm: LLM | None
+    judge: LLM | None
+    max_turns: int
+    aided: bool
+    seed: int
+    f1_pass: float
+
+
+def run_attempt(
+    settings: AttemptSettings, instance: Instance, trial: int, connect: Callable[[Instance], Any],
+    cancelled: Callable[[], bool],
+) -> dict[str, Any]:  # fmt: skip
+    """The attempt's record; Cancelled propagates (a stopping run keeps no half attempt)."""
+    started, clock = time.time(), time.perf_counter()
+    episode: Episode | None = None
+    error: dict[str, Any] | None = None
+    judgement = None
+    try:
+        sf = connect(instance)
+        context = EpisodeContext(
+            instance, Toolbox(sf, settings.tools), settings.llm, max_turns=settings.max_turns, aided=settings.aided,
+            seed=derive_seed(settings.seed, instance.idx, trial), scope=f"{instance.idx}:{trial}", cancelled=cancelled,
+        )  # fmt: skip
+        episode = settings.agent.run(context)
+        if episode.answered:
+            result = score(instance.task, instance.reward_metric, instance.answer, episode.answer,
+                           f1_pass=settings.f1_pass)  # fmt: skip
+            if settings.judge is not None and instance.reward_metric != "fuzzy_match":
+                judgement = judge(settings.judge, instance.task, instance.answer, episode.answer or "", context.scope)
+            reward = judgement.reward if judgement is not None else result.reward
+            passed = reward >= 1.0 if instance.reward_metric != "fuzzy_match" else result.passed
+            status = PASSED if passed else FAILED
+        else:
+            result, reward, status = None, 0.0, AGENT_ERROR
+    except Cancelled:
+        raise
+    except InfraError as failure:
+        episode = getattr(failure, "episode", episode)
+        result, reward, status = None, 0.0, INFRA_ERROR
+        error = {"type": "InfraError", "source": failure.source, "fatal": failure.fatal, "message": str(failure)}
+    except Exception as failure:  # the runner's per-attempt guard: a bug of ours ends one attempt, not the run
+        result, reward, status = None, 0.0, HARNESS_ERROR
+        error = {"type": type(failure).__name__, "message": str(failure), "traceback": traceback.format_exc()}
+    return _record(instance, trial, status, reward, result, judgement, episode, error, started,
+                   time.perf_counter() - clock)  # fmt: skip
+
+
+def _record(
+    instance: Instance, trial: int, status: str, reward: float, result: Any, judgement: Any, episode: Episode | None,
+    error: dict[str, Any] | None, started: float, seconds: float,
+) -> dict[str, Any]:  # fmt: skip
+    if episode is None:  # the attempt failed before its episode began
+        episode = Episode(messages=[], end_reason={"source": "api", "message": error["message"] if error else ""})
+    calls = episode.calls
+    usage = _usage_lists(calls)
+    costs = [call["cost"] for call in calls] + ([judgement.cost] if judgement is not None else [])
+    total_cost = None if any(cost is None for cost in costs) else sum(costs)
+    fuzzy = instance.reward_metric == "fuzzy_match" and result is not None
+    return {
+        # the original harness's fields
+        "task_id": instance.idx,
+        "task_type": instance.task,
+        "gt_answer": instance.answer,
+        "reward": {"f1": result.detail["f1"], "em": result.detail["em"]} if fuzzy else reward,
+        "agent_info": {
+            "end_reason": episode.end_reason,
+            "usage": {**usage, "cost": costs[: len(calls)]},
+            "total_cost": total_cost,
+            "num_turns": episode.turns,
+            "observation_sizes": episode.observation_sizes,
+            "malformed_turns": episode.malformed_turns,
+        },
+        "traj": episode.messages,
+        # ours
+        "trial": trial,
+        "status": status,
+        "score": reward,
+        "answer": episode.answer,
+        "extracted": None if result is None else result.extracted,
+        "extraction": None if result is None else result.reason,
+        "judge": None
+        if judgement is None
+        else {
+            "reward": judgement.reward,
+            "extracted": judgement.extracted,
+            "raw": judgement.raw,
+            "rule_reward": result.reward,
+        },
+        "error": error,
+        "calls": calls,
+        "usage": {key: sum(values) if values and None not in values else None for key, values in usage.items()},
+        "cost": total_cost,
+        "timings": {
+            "started": started,
+            "seconds": round(seconds, 6),
+            "model_seconds": round(sum(call["latency"] for call in calls), 6),
+        },
+    }
+
+
+def _usage_lists(calls: list[dict[str, Any]]) -> dict[str, list[int | None]]:
+    keys = ("prompt_tokens", "completion_tokens", "total_tokens")
+    return {key: [(call["usage"] or {}).get(key) for call in calls] for key in keys}

@@ -1,0 +1,113 @@
+"""A run's settings: the same names on the command line (``--max-turns``) and in a TOML config
+file (``max-turns = 20`` or ``max_turns = 20``), so that a run can be one committed file.
+Command-line flags override the file."""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, fields, replace
+from pathlib import Path
+from typing import Any
+
+AGENTS = ("act", "react", "fc", "fc-sql", "oracle", "null", "majority")
+MODEL_AGENTS = frozenset({"act", "react", "fc", "fc-sql"})
+TOOL_AGENTS = frozenset({"fc", "fc-sql", "oracle"})
+
+
+class ConfigError(ValueError):
+    """A setting that cannot be used, said in one line."""
+
+
+@dataclass(frozen=True)
+class RunConfig:
+    agent: str = "oracle"
+    model: str | None = None
+    base_url: str | None = None  # default: OPENAI_BASE_URL, else the openai package's
+    tasks: tuple[str, ...] | None = None  # None: every task of the task file
+    tasks_file: Path | None = None  # default: the committed task set of the default org
+    limit: int | None = None  # at most this many instances of each task
+    trials: int = 1
+    workers: int = 4
+    out: Path | None = None  # default: runs/<model or agent>-<agent>
+    temperature: float = 0.0
+    max_tokens: int | None = None
+    max_turns: int = 20
+    aided: bool = False
+    tools: tuple[str, ...] | None = None  # tool categories; None: all the agent's tools
+    tool_protocol: str = "auto"
+    parallel_calls: str = "first"
+    judge: str | None = None
+    cache: Path | None = None
+    cache_mode: str = "rw"
+    seed: int = 0
+    max_infra_errors: int = 10
+    retries: int = 6
+    retry_base: float = 1.0
+    timeout: float = 120.0
+    max_concurrent_requests: int | None = None  # default: the number of workers
+    prices: Path | None = None
+    db: Path | None = None
+    f1_pass: float = 0.5
+    progress: bool = True
+
+    def check(self) -> RunConfig:
+        """The config with its defaults filled in, or ConfigError naming what is wrong."""
+        if self.agent not in AGENTS:
+            raise ConfigError(f"unknown agent {self.agent!r}: choose one of {', '.join(AGENTS)}")
+        if self.agent in MODEL_AGENTS and not self.model:
+            raise ConfigError(f"the {self.agent} agent needs --model (and OPENAI_API_KEY / OPENAI_BASE_URL)")
+        for name, low in (("trials", 1), ("workers", 1), ("max_turns", 1), ("retries", 0), ("max_infra_errors", 0)):
+            if getattr(self, name) < low:
+                raise ConfigError(f"--{name.replace('_', '-')} must be at least {low}")
+        if self.limit is not None and self.limit < 1:
+            raise ConfigError("--limit must be at least 1")
+        if self.tool_protocol not in ("auto", "native", "text"):
+            raise ConfigError("--tool-protocol must be auto, native or text")
+        if self.parallel_calls not in ("first", "all"):
+            raise ConfigError("--parallel-calls must be first or all")
+        if self.cache_mode not in ("rw", "replay"):
+            raise ConfigError("--cache-mode must be rw or replay")
+        if self.cache_mode == "replay" and self.cache is None:
+            raise ConfigError("--cache-mode replay needs --cache DIR")
+        if self.tools is not None and self.agent not in TOOL_AGENTS:
+            raise ConfigError(f"--tools selects tool categories of the fc, fc-sql and oracle agents, not {self.agent}")
+        out = self.out or Path("runs") / _slug(f"{self.model}-{self.agent}" if self.model else self.agent)
+        return replace(self, out=Path(out), base_url=self.base_url or os.environ.get("OPENAI_BASE_URL") or None)
+
+
+def _slug(text: str) -> str:
+    return "".join(char if char.isalnum() or char in "-_." else "_" for char in text)
+
+
+_PATHS = {"tasks_file", "out", "cache", "prices", "db"}
+_LISTS = {"tasks", "tools"}
+
+
+def from_toml(path: Path) -> dict[str, Any]:
+    """The settings of a TOML config file, keyed by field name; unknown keys are an error."""
+    try:
+        raw = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as error:
+        raise ConfigError(f"cannot read config file {path}: {error}") from None
+    known = {item.name for item in fields(RunConfig)}
+    settings: dict[str, Any] = {}
+    for key, value in raw.items():
+        name = key.replace("-", "_")
+        if name not in known:
+            raise ConfigError(f"{path}: unknown setting {key!r}")
+        settings[name] = coerce(name, value)
+    return settings
+
+
+def coerce(name: str, value: Any) -> Any:
+    """A setting from text or TOML into its field's type (comma lists, paths, ``all``)."""
+    if value is None:
+        return None
+    if name in _LISTS:
+        items = value.split(",") if isinstance(value, str) else list(value)
+        items = [str(item).strip() for item in items if str(item).strip()]
+        return None if not items or items == ["all"] else tuple(items)
+    if name in _PATHS:
+        return Path(value)
+    return value

@@ -1,0 +1,137 @@
+"""``crmarena eval`` (run or resume an evaluation) and ``crmarena rescore`` (score saved trajectories
+again, without calling a model)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from dataclasses import fields, replace
+from pathlib import Path
+from typing import Any
+
+from mock_org.command_line import BadFile, Unavailable, UsageError
+
+from .config import AGENTS, ConfigError, RunConfig, coerce, from_toml
+
+_FLAGS: list[tuple[str, dict[str, Any]]] = [
+    (
+        "--agent",
+        {"choices": AGENTS, "help": "act, react, fc, fc-sql (model agents), oracle, null or majority (default oracle)"},
+    ),
+    ("--model", {"help": "the model name the endpoint serves (needed by act, react, fc and fc-sql)"}),
+    ("--base-url", {"help": "the OpenAI-compatible endpoint (default: $OPENAI_BASE_URL, else api.openai.com)"}),
+    ("--tasks", {"help": "all, or task names separated by commas (default all)"}),
+    ("--tasks-file", {"help": "a task file in our JSONL layout or the original's JSON (default: the committed set)"}),
+    ("--limit", {"type": int, "help": "run at most N instances of each task"}),
+    ("--trials", {"type": int, "help": "trials per instance, for pass^k (default 1)"}),
+    ("--workers", {"type": int, "help": "attempts run in parallel (default 4)"}),
+    ("--out", {"help": "the run directory (default runs/<model>-<agent>); the same directory resumes"}),
+    ("--temperature", {"type": float, "help": "sampling temperature (default 0)"}),
+    ("--max-tokens", {"type": int, "help": "completion tokens per model call (default: the endpoint's)"}),
+    ("--max-turns", {"type": int, "help": "model turns per attempt before it ends as agent_error (default 20)"}),
+    ("--aided", {"action": "store_true", "default": None, "help": "add the domain details to the task context"}),
+    ("--tools", {"help": "all, or tool categories separated by commas (tool ablations; fc, fc-sql, oracle)"}),
+    (
+        "--tool-protocol",
+        {
+            "choices": ("auto", "native", "text"),
+            "help": "native tool calls, a text protocol, or "
+            "auto: native when the capability probe finds them (default)",
+        },
+    ),
+    (
+        "--parallel-calls",
+        {
+            "choices": ("first", "all"),
+            "help": "several tool calls in one message: run the first (the original's behaviour, default) or all",
+        },
+    ),
+    (
+        "--judge",
+        {"help": "a model that extracts the answer before exact match (the newer original harness); off by default"},
+    ),
+    ("--cache", {"help": "a directory for the LLM response cache (SQLite)"}),
+    (
+        "--cache-mode",
+        {"choices": ("rw", "replay"), "help": "rw (default) or replay: never call a model, fail on a miss"},
+    ),
+    ("--seed", {"type": int, "help": "the base of the per-attempt seeds sent to the model (default 0)"}),
+    (
+        "--max-infra-errors",
+        {"type": int, "help": "stop the run after more infrastructure errors than this (default 10)"},
+    ),
+    ("--retries", {"type": int, "help": "retries of a failed model call, with exponential backoff (default 6)"}),
+    ("--retry-base", {"type": float, "help": "seconds before the first retry, doubled each time (default 1)"}),
+    ("--timeout", {"type": float, "help": "seconds per model call (default 120)"}),
+    ("--max-concurrent-requests", {"type": int, "help": "model calls in flight to the endpoint (default: --workers)"}),
+    ("--prices", {"help": "a TOML price table (US$ per million tokens) on top of the packaged one"}),
+    ("--db", {"help": "the org dump the mock serves (default: the default CRMArena org)"}),
+    ("--f1-pass", {"type": float, "help": "token F1 from which a knowledge-QA answer counts as passed (default 0.5)"}),
+    ("--no-progress", {"dest": "progress", "action": "store_false", "default": None, "help": "no progress bar"}),
+]
+
+
+def add(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "eval",
+        help="run (or resume) the benchmark: an agent over the task instances against the org",
+        description="Evaluate an agent on the CRMArena tasks. Runs on a private mock org unless "
+        "CRMARENA_TARGET=salesforce; the same command again resumes the run directory.",
+    )
+    parser.add_argument("--config", type=Path, help="a TOML file with the same settings as these flags")
+    for flag, options in _FLAGS:
+        parser.add_argument(flag, **({"default": None} | options))
+    parser.set_defaults(handler=_eval)
+    rescore = subparsers.add_parser(
+        "rescore",
+        help="score a run's saved trajectories again, without calling a model",
+        description="Re-score every attempt of a run directory with the current scorer (and, with --tasks-file, "
+        "the gold answers of that file); the records file is replaced atomically.",
+    )
+    rescore.add_argument("run_dir", type=Path, help="the run directory (holds run.json and records.jsonl)")
+    rescore.add_argument("--tasks-file", type=Path, help="take the gold answers from this task file")
+    rescore.set_defaults(handler=_rescore)
+
+
+def config_from(args: argparse.Namespace) -> RunConfig:
+    settings: dict[str, Any] = from_toml(args.config) if args.config else {}
+    for item in fields(RunConfig):
+        value = getattr(args, item.name, None)
+        if value is not None:
+            settings[item.name] = coerce(item.name, value)
+    return replace(RunConfig(), **settings)
+
+
+def _eval(args: argparse.Namespace) -> int:
+    from .reports.leaderboard import format_row
+    from .runner import RunRefused, run
+    from .target import TargetUnavailable
+
+    try:
+        result = run(config_from(args))
+    except ConfigError as error:
+        raise UsageError(f"crmarena eval: {error}") from None
+    except (RunRefused, FileNotFoundError) as error:
+        raise BadFile(f"crmarena eval: {error}") from None
+    except TargetUnavailable as error:
+        raise Unavailable(f"crmarena eval: {error}") from None
+    print(format_row(result.summary))
+    print(f"records: {result.out / 'records.jsonl'}")
+    if result.stopped:
+        print(f"crmarena eval: {result.stopped}; run the same command again to resume", file=sys.stderr)
+    elif result.manifest["status"] != "complete":
+        print("crmarena eval: some attempts ended in infrastructure or harness errors; run the same command "
+              "again to retry them", file=sys.stderr)  # fmt: skip
+    return result.exit_code
+
+
+def _rescore(args: argparse.Namespace) -> int:
+    from .reports.leaderboard import format_row
+    from .rescore import rescore
+
+    try:
+        summary = rescore(args.run_dir, args.tasks_file)
+    except (FileNotFoundError, ValueError) as error:
+        raise BadFile(f"crmarena rescore: {error}") from None
+    print(format_row(summary))
+    return 0

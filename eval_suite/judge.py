@@ -1,0 +1,52 @@
+"""The optional LLM answer extractor (``--judge MODEL``), for parity with the newer original harness:
+an answer that already equals the gold one scores without a call; otherwise a model lists the
+answers the reply gives and the reward is 1 when that list is exactly the gold answer. Temperature
+0, cached like every call, and its output and cost are kept in the record beside the rule-based score.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from . import prompts
+from .llm import LLM
+from .scoring import answer_kind
+
+_KINDS = {"id": "one or more Salesforce record Ids", "month": "an English month name",
+          "state": "a two-letter US state code", "text": "a short phrase"}  # fmt: skip
+_JSON_OBJECT = re.compile(r"\{.*\}", re.DOTALL)
+
+
+@dataclass(frozen=True)
+class Judgement:
+    reward: float
+    extracted: list[str] | None
+    raw: str | None
+    cost: float | None
+    usage: dict[str, int] | None
+
+
+def judge(llm: LLM, task: str, gold: str | None, answer: str, scope: str) -> Judgement:
+    expected = "None" if gold is None else gold
+    if answer.strip().strip("\"'` ") == expected:
+        return Judgement(1.0, [expected], None, 0.0, None)
+    prompt = prompts.render("judge", kind=_KINDS[answer_kind(task, gold)], reply=answer)
+    completion = llm.complete([{"role": "user", "content": prompt}], scope=f"judge:{scope}")
+    extracted = _answers(completion.content or "")
+    right = extracted is not None and sorted(extracted) == [expected]
+    return Judgement(1.0 if right else 0.0, extracted, completion.content, completion.cost, completion.usage)
+
+
+def _answers(text: str) -> list[str] | None:
+    found = _JSON_OBJECT.search(text)
+    if not found:
+        return None
+    try:
+        value: Any = json.loads(found.group(0))
+    except json.JSONDecodeError:
+        return None
+    answers = value.get("extracted_answers") if isinstance(value, dict) else None
+    return [str(item).strip() for item in answers] if isinstance(answers, list) else None

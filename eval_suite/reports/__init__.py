@@ -1,0 +1,1 @@
+"""Reports over a run directory's records."""

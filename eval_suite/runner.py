@@ -1,0 +1,366 @@
+"""A run: the work units (instance, trial) of a task set, run by parallel workers against one
+target, each finished attempt appended to the run directory as it ends.
+
+Resumable: the same command again skips every attempt that already has a scored record and re-runs
+the rest (infrastructure and harness errors included); it refuses a directory whose manifest was made
+with another model, agent, prompts, task file or scoring. A run stops early — instead of burning
+money — when more than ``max_infra_errors`` attempts fail for infrastructure reasons, or at once on
+a fatal one (a refused API key, a replay cache miss). Ctrl-C or a kill loses only the attempts in
+flight.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+import platform
+import subprocess
+import sys
+import threading
+from collections.abc import Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from dataclasses import dataclass, field
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+from tqdm import tqdm
+
+from . import prompts
+from .agents.act import Act
+from .agents.base import Agent
+from .agents.baselines import MajorityAgent, NullAgent
+from .agents.function_calling import FunctionCalling
+from .agents.react import ReAct
+from .attempt import AttemptSettings, run_attempt
+from .config import MODEL_AGENTS, ConfigError, RunConfig
+from .errors import Cancelled
+from .llm import LLM, EndpointConfig, PriceTable
+from .llm_cache import ResponseCache
+from .probe import Capabilities, probe
+from .prompts.schema import render_schema
+from .records import (
+    INFRA_ERROR,
+    MANIFEST_FILE,
+    PASSED,
+    RECORDS_FILE,
+    SCORED,
+    SUMMARY_FILE,
+    RecordLog,
+    latest,
+    read_json,
+    read_records,
+    write_json_atomic,
+)  # fmt: skip
+from .reports.leaderboard import summarize
+from .target import TargetSettings, open_target
+from .task_set import Instance, TaskSet, load_task_file
+from .tools_catalog import agent_tools, default_task_file
+
+# Manifest fields that make two runs comparable: a resume must agree on every one.
+IDENTITY = (
+    "model", "agent", "prompt_sha256", "tasks_sha256", "tools", "tool_protocol", "parallel_calls", "aided",
+    "temperature", "max_tokens", "max_turns", "judge", "seed", "f1_pass", "target_kind", "org_sha256",
+)  # fmt: skip
+PROMPT_FILES = {
+    "act": ["act", "reminder_tags"],
+    "react": ["react", "reminder_tags"],
+    "fc": ["function_calling", "text_tools", "reminder_tools"],
+    "fc-sql": ["function_calling", "function_calling_sql", "text_tools", "reminder_tools"],
+}
+# The command line's exit codes (README, "Exit codes"): an incomplete run waits for something unavailable.
+EXIT_COMPLETE, EXIT_INCOMPLETE, EXIT_INTERRUPTED = 0, 5, 130
+INTERRUPTED = "interrupted"
+
+
+class RunRefused(Exception):
+    """The run cannot start: its directory belongs to another run, or the task selection is empty."""
+
+
+@dataclass
+class RunResult:
+    out: Path
+    manifest: dict[str, Any]
+    summary: dict[str, Any]
+    records: list[dict[str, Any]] = field(repr=False)
+    stopped: str | None = None
+
+    @property
+    def exit_code(self) -> int:
+        if self.stopped == INTERRUPTED:
+            return EXIT_INTERRUPTED
+        return EXIT_COMPLETE if self.manifest["status"] == "complete" else EXIT_INCOMPLETE
+
+
+def run(config: RunConfig, *, tools: Sequence[Any] | None = None) -> RunResult:
+    """Run (or resume) the evaluation ``config`` describes; ``tools`` replaces the tool registry."""
+    config = config.check()
+    task_set = load_task_file(config.tasks_file or default_task_file())
+    instances = _select(task_set, config)
+    chosen_tools = tuple(tools) if tools is not None else agent_tools(config.agent, config.tools)
+    out = Path(config.out)  # type: ignore[arg-type]
+    out.mkdir(parents=True, exist_ok=True)
+    previous = read_json(out / MANIFEST_FILE) if (out / MANIFEST_FILE).exists() else None
+    prices = PriceTable.load(config.prices)
+    cache = ResponseCache(config.cache, config.cache_mode) if config.cache else None
+    try:
+        with open_target(TargetSettings.from_env(db=config.db)) as target:
+            target.preflight()
+            llm = _llm(config, config.model, cache, prices) if config.agent in MODEL_AGENTS else None
+            capabilities = probe(llm) if llm is not None and config.agent in ("fc", "fc-sql") else None
+            protocol = _protocol(config, capabilities)
+            agent = _agent(config, protocol, instances)
+            manifest = _manifest(config, task_set, chosen_tools, protocol, capabilities, target.describe(), previous)
+            _check_resume(previous, manifest)
+            write_json_atomic(out / MANIFEST_FILE, manifest)
+            judge = _llm(config, config.judge, cache, prices, temperature=0.0) if config.judge else None
+            settings = AttemptSettings(agent, chosen_tools, llm, judge, config.max_turns, config.aided, config.seed,
+                                       config.f1_pass)  # fmt: skip
+            stopped = _work(config, settings, instances, target, out)
+    finally:
+        if cache is not None:
+            cache.close()
+    return _finish(out, manifest, instances, config.trials, stopped)
+
+
+def _select(task_set: TaskSet, config: RunConfig) -> list[Instance]:
+    if config.tasks:
+        unknown = sorted(set(config.tasks) - set(task_set.task_names))
+        if unknown:
+            raise ConfigError(f"no task named {', '.join(unknown)} in {task_set.path} "
+                              f"(its tasks: {', '.join(task_set.task_names)})")  # fmt: skip
+    instances = task_set.select(list(config.tasks) if config.tasks else None, config.limit)
+    if not instances:
+        raise RunRefused(f"{task_set.path} has no instance to run")
+    return instances
+
+
+def _llm(config: RunConfig, model: str | None, cache: ResponseCache | None, prices: PriceTable,
+         temperature: float | None = None) -> LLM:  # fmt: skip
+    endpoint = EndpointConfig(
+        model=model or "", base_url=config.base_url,
+        temperature=config.temperature if temperature is None else temperature,
+        max_tokens=config.max_tokens, timeout=config.timeout, retries=config.retries, retry_base=config.retry_base,
+        max_concurrency=config.max_concurrent_requests or config.workers,
+        api_key=os.environ.get("OPENAI_API_KEY"),
+    )  # fmt: skip
+    return LLM(endpoint, cache=cache, prices=prices)
+
+
+def _protocol(config: RunConfig, capabilities: Capabilities | None) -> str | None:
+    if config.agent not in ("fc", "fc-sql"):
+        return None
+    if config.tool_protocol != "auto":
+        return config.tool_protocol
+    return "native" if capabilities is not None and capabilities.native_tools else "text"
+
+
+def _agent(config: RunConfig, protocol: str | None, instances: list[Instance]) -> Agent:
+    if config.agent == "act":
+        return Act()
+    if config.agent == "react":
+        return ReAct()
+    if config.agent in ("fc", "fc-sql"):
+        return FunctionCalling(sql=config.agent == "fc-sql", protocol=protocol or "native",
+                               parallel=config.parallel_calls)  # fmt: skip
+    if config.agent == "null":
+        return NullAgent()
+    if config.agent == "majority":
+        return MajorityAgent(instances)
+    from .agents.oracle import Oracle
+
+    return Oracle()
+
+
+# ----------------------------------------------------------------------------- the manifest
+
+
+def prompt_fingerprint(agent: str, tools: Sequence[Any]) -> str:
+    """SHA-256 over every text the agent is shown apart from the task: its prompt files, the schema
+    rendering and the tool schemas."""
+    names = PROMPT_FILES.get(agent, [])
+    parts = [prompts.text(name) for name in names] + [render_schema()]
+    parts += [json.dumps(tool.schema, sort_keys=True) for tool in tools]
+    return prompts.prompt_hash(agent, *parts)
+
+
+def _manifest(
+    config: RunConfig, task_set: TaskSet, tools: Sequence[Any], protocol: str | None,
+    capabilities: Capabilities | None, target: dict[str, Any], previous: dict[str, Any] | None,
+) -> dict[str, Any]:  # fmt: skip
+    now = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+    return {
+        "model": config.model,
+        "agent": config.agent,
+        "prompt_sha256": prompt_fingerprint(config.agent, tools),
+        "tasks_file": str(task_set.path),
+        "tasks_sha256": task_set.sha256,
+        "tasks_layout": task_set.layout,
+        "canary": task_set.canary,
+        "tools": sorted({tool.category for tool in tools}) if tools else [],
+        "tool_names": [tool.name for tool in tools],
+        "tool_protocol": protocol,
+        "parallel_calls": config.parallel_calls if protocol else None,
+        "capabilities": capabilities.to_json() if capabilities is not None else None,
+        "aided": config.aided,
+        "temperature": config.temperature if config.agent in MODEL_AGENTS else None,
+        "max_tokens": config.max_tokens,
+        "max_turns": config.max_turns,
+        "judge": config.judge,
+        "seed": config.seed,
+        "f1_pass": config.f1_pass,
+        "base_url": config.base_url if config.agent in MODEL_AGENTS else None,
+        "target_kind": target["kind"],
+        "org_sha256": target["org_sha256"],
+        "target": target,
+        "selection": {
+            "tasks": list(config.tasks) if config.tasks else "all",
+            "limit": config.limit,
+            "trials": config.trials,
+        },
+        "package_version": metadata.version("crmarena-selfhosted"),
+        "git": _git(),
+        "python": platform.python_version(),
+        "started": previous["started"] if previous else now,
+        "sessions": [*(previous or {}).get("sessions", []), {"started": now, "ended": None, "workers": config.workers}],
+        "status": "running",
+    }
+
+
+def _check_resume(previous: dict[str, Any] | None, manifest: dict[str, Any]) -> None:
+    if previous is None:
+        return
+    differ = [name for name in IDENTITY if previous.get(name) != manifest.get(name)]
+    if differ:
+        details = "; ".join(f"{name}: {previous.get(name)!r} then, {manifest.get(name)!r} now" for name in differ)
+        raise RunRefused(f"this directory holds another run ({details}); resume it with the same settings or use "
+                         "another --out")  # fmt: skip
+
+
+def _git() -> dict[str, Any] | None:
+    root = Path(__file__).resolve().parent.parent
+    try:
+        commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True, timeout=5)
+        dirty = subprocess.run(["git", "status", "--porcelain"], cwd=root, capture_output=True, text=True, timeout=5)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    if commit.returncode != 0:
+        return None
+    return {"commit": commit.stdout.strip(), "dirty": bool(dirty.stdout.strip())}
+
+
+# ----------------------------------------------------------------------------- the workers
+
+
+def _work(
+    config: RunConfig, settings: AttemptSettings, instances: list[Instance], target: Any, out: Path
+) -> str | None:
+    """Run every unfinished attempt; the reason the run stopped early, if it did."""
+    log = RecordLog(out / RECORDS_FILE)
+    done = {unit for unit, record in latest(read_records(log.path)).items() if record["status"] in SCORED}
+    units = [(instance, trial) for trial in range(config.trials) for instance in instances
+             if (instance.idx, trial) not in done]  # fmt: skip
+    stop = threading.Event()
+    stopped: list[str] = []
+    sessions = threading.local()
+    counts = {"passed": 0, "scored": 0, "infra": 0, "harness": 0, "cost": 0.0}
+
+    def connect(instance: Instance) -> Any:
+        if getattr(sessions, "sf", None) is None:
+            sessions.sf = target.connect()
+        target.set_today(sessions.sf, instance.today)
+        return sessions.sf
+
+    def attempt(instance: Instance, trial: int) -> dict[str, Any] | None:
+        if stop.is_set():
+            return None
+        try:
+            return run_attempt(settings, instance, trial, connect, stop.is_set)
+        except Cancelled:
+            return None
+
+    total = len(instances) * config.trials
+    bar = tqdm(total=total, initial=total - len(units), desc="eval", unit="attempt", file=sys.stderr,
+               disable=not config.progress or None, dynamic_ncols=True)  # fmt: skip
+    executor = ThreadPoolExecutor(max_workers=config.workers, thread_name_prefix="crmarena-worker")
+    pending: set[Future] = set()
+    queue = iter(units)
+    try:
+        for instance, trial in _take(queue, config.workers * 2):
+            pending.add(executor.submit(attempt, instance, trial))
+        while pending:
+            finished, pending = wait(pending, timeout=0.5, return_when=FIRST_COMPLETED)
+            for future in finished:
+                record = future.result()
+                if record is None:
+                    continue
+                log.append(record)
+                reason = _tally(record, counts, config.max_infra_errors)
+                if reason and not stop.is_set():
+                    stopped.append(reason)
+                    stop.set()
+                bar.update(1)
+                bar.set_postfix_str(_postfix(counts), refresh=False)
+            if not stop.is_set():
+                for instance, trial in _take(queue, len(finished)):
+                    pending.add(executor.submit(attempt, instance, trial))
+    except KeyboardInterrupt:
+        stopped.insert(0, INTERRUPTED)
+    finally:
+        stop.set()
+        executor.shutdown(wait=True, cancel_futures=True)
+        bar.close()
+        log.close()
+    return stopped[0] if stopped else None
+
+
+def _take(queue: Any, count: int) -> list[tuple[Instance, int]]:
+    taken = []
+    for _ in range(count):
+        unit = next(queue, None)
+        if unit is None:
+            break
+        taken.append(unit)
+    return taken
+
+
+def _tally(record: dict[str, Any], counts: dict[str, Any], max_infra_errors: int) -> str | None:
+    """Count a finished attempt; a reason to stop the run, if there now is one."""
+    status = record["status"]
+    if status in SCORED:
+        counts["scored"] += 1
+        counts["passed"] += status == PASSED
+    elif status == INFRA_ERROR:
+        counts["infra"] += 1
+        if record["error"].get("fatal"):
+            return f"stopped at a fatal error: {record['error']['message']}"
+        if counts["infra"] > max_infra_errors:
+            return f"stopped after {counts['infra']} infrastructure errors (last: {record['error']['message']})"
+    else:
+        counts["harness"] += 1
+    if record.get("cost") is not None:
+        counts["cost"] += record["cost"]
+    return None
+
+
+def _postfix(counts: dict[str, Any]) -> str:
+    rate = counts["passed"] / counts["scored"] if counts["scored"] else 0.0
+    return f"pass {rate:.1%} infra {counts['infra']} harness {counts['harness']} ${counts['cost']:.4f}"
+
+
+def _finish(
+    out: Path, manifest: dict[str, Any], instances: list[Instance], trials: int, stopped: str | None
+) -> RunResult:
+    records = latest(read_records(out / RECORDS_FILE))
+    wanted = {(instance.idx, trial) for trial in range(trials) for instance in instances}
+    complete = all(unit in records and records[unit]["status"] in SCORED for unit in wanted)
+    chosen = [records[unit] for unit in sorted(wanted) if unit in records]
+    manifest["status"] = "complete" if complete else "incomplete"
+    manifest["stopped"] = stopped
+    manifest["sessions"][-1]["ended"] = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+    manifest["ended"] = manifest["sessions"][-1]["ended"]
+    summary = summarize(chosen, manifest, trials)
+    write_json_atomic(out / MANIFEST_FILE, manifest)
+    write_json_atomic(out / SUMMARY_FILE, summary)
+    return RunResult(out, manifest, summary, chosen, stopped)

@@ -1,0 +1,170 @@
+"""Scoring an agent's final answer against the gold answer: deterministic extraction, exact match,
+and token F1 for free-text answers (knowledge QA). Pure functions, no model in the loop.
+
+The answer is read from a bare value or a sentence: the kinds of value a task asks for (18- or
+15-character record Ids, English month names, two-letter US state codes, None) are picked out of
+the text; two different values in one answer are ambiguous and score 0, as a human grader would.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+ID_TASKS = frozenset({
+    "case_routing", "handle_time", "transfer_count", "named_entity_disambiguation",
+    "policy_violation_identification", "top_issue_identification",
+})  # fmt: skip
+MONTH_TASKS = frozenset({"monthly_trend_analysis"})
+STATE_TASKS = frozenset({"best_region_identification"})
+
+MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+          "November", "December")  # fmt: skip
+_MONTH_ABBREVIATIONS = {"Jan": 1, "Feb": 2, "Mar": 3, "Apr": 4, "Jun": 6, "Jul": 7, "Aug": 8, "Sep": 9, "Sept": 9,
+                        "Oct": 10, "Nov": 11, "Dec": 12}  # fmt: skip
+STATES = {
+    "AL": "Alabama", "AK": "Alaska", "AZ": "Arizona", "AR": "Arkansas", "CA": "California", "CO": "Colorado",
+    "CT": "Connecticut", "DE": "Delaware", "DC": "District of Columbia", "FL": "Florida", "GA": "Georgia",
+    "HI": "Hawaii", "ID": "Idaho", "IL": "Illinois", "IN": "Indiana", "IA": "Iowa", "KS": "Kansas",
+    "KY": "Kentucky", "LA": "Louisiana", "ME": "Maine", "MD": "Maryland", "MA": "Massachusetts", "MI": "Michigan",
+    "MN": "Minnesota", "MS": "Mississippi", "MO": "Missouri", "MT": "Montana", "NE": "Nebraska", "NV": "Nevada",
+    "NH": "New Hampshire", "NJ": "New Jersey", "NM": "New Mexico", "NY": "New York", "NC": "North Carolina",
+    "ND": "North Dakota", "OH": "Ohio", "OK": "Oklahoma", "OR": "Oregon", "PA": "Pennsylvania",
+    "RI": "Rhode Island", "SC": "South Carolina", "SD": "South Dakota", "TN": "Tennessee", "TX": "Texas",
+    "UT": "Utah", "VT": "Vermont", "VA": "Virginia", "WA": "Washington", "WV": "West Virginia", "WI": "Wisconsin",
+    "WY": "Wyoming",
+}  # fmt: skip
+
+# A record Id: 15 or 18 letters and digits standing alone, with at least one digit (so that long
+# English words such as "troubleshooting" are not taken for Ids).
+_ID = re.compile(r"(?<![A-Za-z0-9])(?=[A-Za-z]*[0-9])([A-Za-z0-9]{18}|[A-Za-z0-9]{15})(?![A-Za-z0-9])")
+_NONE = re.compile(r"(?<![A-Za-z0-9])(none|null|nil|n/a)(?![A-Za-z0-9])", re.IGNORECASE)
+_WORD = re.compile(r"[A-Za-z]+")
+# Abbreviations count written as names ("Dec", "DEC"), not as lower-case words ("mar", "jun").
+_ABBREVIATED = {form: MONTHS[n - 1] for key, n in _MONTH_ABBREVIATIONS.items() for form in (key, key.upper())}
+_STATE_NAMES = sorted(STATES.items(), key=lambda item: -len(item[1]))
+_STATE_CODE = re.compile(r"(?<![A-Za-z])(" + "|".join(STATES) + r")(?![A-Za-z])")
+_QUOTES = "\"'`“”‘’*"
+
+
+@dataclass(frozen=True)
+class Score:
+    """``reward`` in [0, 1] (1/0 for exact match, F1 for free text); ``extracted`` is the value read
+    from the answer (None for None or when nothing could be read; see ``reason``)."""
+
+    reward: float
+    passed: bool
+    extracted: Any = None
+    reason: str = ""
+    detail: dict[str, Any] = field(default_factory=dict)
+
+
+def answer_kind(task: str, gold: str | None) -> str:
+    """``id``, ``month``, ``state`` or ``text``: what kind of value the task's answer is."""
+    if task in ID_TASKS:
+        return "id"
+    if task in MONTH_TASKS:
+        return "month"
+    if task in STATE_TASKS:
+        return "state"
+    if gold is not None and _ID.fullmatch(gold.strip()):
+        return "id"
+    return "text"
+
+
+def score(task: str, reward_metric: str, gold: str | None, answer: str | None, *, f1_pass: float = 0.5) -> Score:
+    """Score one final answer; ``answer`` None means the agent never answered."""
+    if answer is None:
+        return Score(0.0, False, reason="no answer")
+    if reward_metric == "fuzzy_match":
+        f1 = token_f1(answer, gold or "")
+        exact = normalize_answer(answer) == normalize_answer(gold or "")
+        return Score(f1, f1 >= f1_pass, answer, "token F1", {"f1": f1, "em": exact})
+    kind = answer_kind(task, gold)
+    extracted, reason = extract(answer, kind)
+    if reason.startswith("ambiguous") or reason == "nothing found":
+        return Score(0.0, False, None, reason)
+    right = _same(extracted, gold, kind)
+    return Score(1.0 if right else 0.0, right, extracted, reason)
+
+
+def extract(answer: str, kind: str) -> tuple[str | None, str]:
+    """The one value of ``kind`` the answer states, and how it was read (or why not)."""
+    text = answer.strip()
+    bare = text.strip(_QUOTES + " .").strip()
+    if kind == "text":
+        return bare, "as written"
+    found = {"id": _ids, "month": _months, "state": _states}[kind](text)
+    if len(found) > 1:
+        return None, "ambiguous: " + ", ".join(sorted(found))
+    if found:
+        return found.pop(), "value found"
+    if _NONE.search(text):
+        return None, "None"
+    return None, "nothing found"
+
+
+def _same(extracted: str | None, gold: str | None, kind: str) -> bool:
+    if extracted is None or gold is None:
+        return extracted is None and gold is None
+    if kind == "id":
+        # A 15-character Id is the case-sensitive form of the 18-character one (its first 15 characters).
+        return extracted == gold if len(extracted) == len(gold) else extracted[:15] == gold[:15]
+    return extracted.casefold() == gold.strip().casefold()
+
+
+def _ids(text: str) -> set[str]:
+    found = _ID.findall(text)
+    # The 15- and 18-character forms of one record are one answer.
+    longest = {value[:15]: value for value in sorted(found, key=len)}
+    return set(longest.values())
+
+
+def _months(text: str) -> set[str]:
+    names = set()
+    for word in _WORD.findall(text):
+        full = next((name for name in MONTHS if name.lower() == word.lower()), None)
+        if full is not None and word != "may":  # lower-case "may" is the verb
+            names.add(full)
+        elif word in _ABBREVIATED:
+            names.add(_ABBREVIATED[word])
+    return names
+
+
+def _states(text: str) -> set[str]:
+    codes = set()
+    rest = text
+    for code, name in _STATE_NAMES:  # longest names first: "West Virginia" before "Virginia"
+        pattern = re.compile(r"(?<![A-Za-z])" + re.escape(name) + r"(?![A-Za-z])", re.IGNORECASE)
+        if pattern.search(rest):
+            codes.add(code)
+            rest = pattern.sub(" ", rest)
+    codes.update(_STATE_CODE.findall(rest))
+    return codes
+
+
+# ----------------------------------------------------------------------------- token F1
+
+_PUNCTUATION = set(string.punctuation) | {"‘", "’", "´", "`"}
+_ARTICLES = re.compile(r"\b(a|an|the)\b")
+
+
+def normalize_answer(text: str) -> str:
+    """SQuAD-style normalisation, as the original's fuzzy metric: underscores and punctuation become
+    spaces, lower case, no articles, single spaces."""
+    text = text.replace("_", " ").lower()
+    text = "".join(" " if char in _PUNCTUATION else char for char in text)
+    return " ".join(_ARTICLES.sub(" ", text).split())
+
+
+def token_f1(prediction: str, gold: str) -> float:
+    """Bag-of-tokens F1 between the normalised prediction and gold answer."""
+    predicted, expected = normalize_answer(prediction).split(), normalize_answer(gold).split()
+    common = sum((Counter(predicted) & Counter(expected)).values())
+    if common == 0:
+        return 0.0
+    precision, recall = common / len(predicted), common / len(expected)
+    return 2 * precision * recall / (precision + recall)

@@ -1,0 +1,91 @@
+"""What the harness tests share: a tiny org dump, a task file over it, and a scripted model that
+solves it the way a competent agent would (ask the org, read its answer, respond)."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from eval_suite.config import RunConfig
+from tests.mock_org.builder import build_org
+from tests.mock_org.conftest import AGENT_A, AGENT_B
+from tests.server.conftest import server_records
+
+from .scripted import Reply, turns
+
+SUBJECT = re.compile(r"subject '([^']+)'")
+INSTANCES = [
+    {"idx": 1, "task": "case_routing", "answer": AGENT_B, "today": "2023-05-15",
+     "query": "Which agent owns the case with subject 'Refund please'? Return only the Id of the agent."},
+    {"idx": 2, "task": "best_region_identification", "answer": "CA", "today": "2023-03-01",
+     "query": "In which state does the customer of the case with subject 'Wrong size' live? Return the state code."},
+    {"idx": 3, "task": "handle_time", "answer": None, "today": "2023-05-15",
+     "query": "Which agent owns the case with subject 'No such case'? Return only the Id of the agent."},
+    {"idx": 4, "task": "case_routing", "answer": AGENT_A, "today": "2023-01-20",
+     "query": "Which agent owns the case with subject 'Wrong size'? Return only the Id of the agent."},
+]  # fmt: skip
+
+
+def task_rows() -> list[dict[str, Any]]:
+    rows = []
+    for row in INSTANCES:
+        fields = {key: value for key, value in row.items() if key != "today"}
+        rows.append({**fields, "persona": "Service Manager", "reward_metric": "exact_match",
+                     "metadata": {"required": f"- Today's date: {row['today']}", "optional": "# Domain Details"},
+                     "params": {"today": row["today"]}, "reference": []})  # fmt: skip
+    return rows
+
+
+@pytest.fixture(scope="session")
+def org_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("org") / "org.db"
+    build_org(path, server_records()).close()
+    return path
+
+
+@pytest.fixture(scope="session")
+def task_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("tasks") / "tasks.jsonl"
+    path.write_text("".join(json.dumps(row) + "\n" for row in task_rows()))
+    return path
+
+
+@pytest.fixture
+def base_config(org_db: Path, task_file: Path, tmp_path: Path) -> RunConfig:
+    return RunConfig(agent="react", model="scripted-model", tasks_file=task_file, db=org_db, out=tmp_path / "run",
+                     workers=2, retry_base=0.01, progress=False)  # fmt: skip
+
+
+def config(base: RunConfig, **changes: Any) -> RunConfig:
+    return replace(base, **changes)
+
+
+def question_of(body: dict[str, Any]) -> str:
+    return next(message["content"] for message in body["messages"] if message["role"] == "user")
+
+
+def soql_for(body: dict[str, Any]) -> str:
+    subject = SUBJECT.search(question_of(body)).group(1)  # type: ignore[union-attr]
+    return f"SELECT OwnerId, Account.ShippingState FROM Case WHERE Subject = '{subject}'"
+
+
+def answer_from(body: dict[str, Any]) -> str:
+    """What a careful agent answers from the org's last reply: the state or the owner, or None."""
+    pattern = r"'ShippingState': '([A-Z]{2})'" if "state" in question_of(body) else r"'OwnerId': '(005\w+)'"
+    for message in reversed(body["messages"][2:]):
+        if message["role"] in ("user", "tool") and message.get("content"):
+            found = re.search(pattern, message["content"])
+            if found:
+                return found.group(1)
+    return "None"
+
+
+def react_policy(body: dict[str, Any]) -> Reply:
+    if turns(body) == 0:
+        return Reply(f"<thought>I look the case up.</thought>\n<execute>{soql_for(body)}</execute>")
+    return Reply(f"<thought>The org answered.</thought>\n<respond>{answer_from(body)}</respond>")
