@@ -10,7 +10,7 @@ agent's fault, is not scored, and is re-run on resume.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,39 +19,16 @@ from simple_salesforce.exceptions import SalesforceAuthenticationFailed, Salesfo
 
 from .errors import InfraError
 from .tools.observe import render, render_org_error
+from .tools.registry import RESPOND_SCHEMA, Tool
 
 RESPOND = "respond"
-RESPOND_SCHEMA = {
-    "type": "function",
-    "function": {
-        "name": RESPOND,
-        "description": "Give the final answer to the question and end the task.",
-        "parameters": {
-            "type": "object",
-            "properties": {
-                "content": {"type": "string", "description": "The answer alone (an Id, a month, a phrase, or None)."}
-            },
-            "required": ["content"],
-        },
-    },
-}
+RESPOND_TOOL = {"type": "function", "function": RESPOND_SCHEMA}
 # Errors with which the org itself is unusable, whatever the agent asked (Salesforce error codes).
 ORG_DOWN_CODES = frozenset({
     "REQUEST_LIMIT_EXCEEDED", "API_DISABLED_FOR_ORG", "API_CURRENTLY_DISABLED", "INVALID_SESSION_ID",
     "INVALID_OPERATION_WITH_EXPIRED_PASSWORD", "SERVER_UNAVAILABLE", "UNKNOWN_EXCEPTION", "QUERY_TIMEOUT",
 })  # fmt: skip
 _FENCE = re.compile(r"^```[A-Za-z]*\s*|\s*```$")
-
-
-@dataclass(frozen=True)
-class Tool:
-    """A tool as an agent sees it: ``function(sf, **arguments)``, its entry of OpenAI's ``tools`` list
-    and its category (the fields the tool registry's tools have)."""
-
-    name: str
-    function: Callable[..., Any]
-    schema: dict[str, Any]  # {"type": "function", "function": {"name", "description", "parameters"}}
-    category: str
 
 
 @dataclass(frozen=True)
@@ -82,7 +59,7 @@ class Toolbox:
 
     def openai_tools(self) -> list[dict[str, Any]]:
         """The tools in OpenAI's ``tools`` shape, respond last."""
-        return [tool.schema for tool in self.tools.values()] + [RESPOND_SCHEMA]
+        return [tool.openai_tool for tool in self.tools.values()] + [RESPOND_TOOL]
 
     def call(self, name: str, arguments: Mapping[str, Any]) -> Observation:
         """Run a tool. The agent's mistakes come back as observations; org failures raise InfraError."""

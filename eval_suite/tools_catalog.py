@@ -8,7 +8,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from .config import ConfigError
-from .toolbox import RESPOND, Tool
+from .toolbox import RESPOND
+from .tools.registry import Tool
 
 RAW_QUERY_TOOLS = frozenset({"issue_soql_query", "issue_sosl_query"})
 
@@ -40,8 +41,6 @@ def agent_tools(
 
 def default_task_file() -> Path:
     """The committed 1,170 instances over the default org."""
-    try:
-        from fixtures.tasks import default_task_file as committed
-    except ImportError:
-        raise ConfigError("this installation has no default task set: pass --tasks-file PATH") from None
-    return Path(committed())
+    from fixtures.default import default_tasks
+
+    return default_tasks()

@@ -9,7 +9,7 @@ from typing import Any
 from eval_suite.config import RunConfig
 from eval_suite.records import read_records
 from eval_suite.runner import run
-from eval_suite.toolbox import Tool
+from eval_suite.tools.registry import Tool
 
 from .conftest import answer_from, config, question_of, react_policy, soql_for
 from .scripted import Failure, Reply, ScriptedLLM, last_user_text, turns
@@ -100,8 +100,8 @@ def issue_soql_query(sf: Any, query: str) -> list[dict[str, Any]]:
 
 def tool(function: Any, description: str, argument: str, category: str) -> Tool:
     parameters = {"type": "object", "properties": {argument: {"type": "string"}}, "required": [argument]}
-    return Tool(function.__name__, function, {"type": "function", "function": {
-        "name": function.__name__, "description": description, "parameters": parameters}}, category)  # fmt: skip
+    return Tool(function.__name__, function, {"name": function.__name__, "description": description,
+                                              "parameters": parameters}, category)  # fmt: skip
 
 
 TOOLS = [

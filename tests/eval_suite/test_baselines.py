@@ -31,3 +31,17 @@ def test_trivial_strategies_score_low_on_the_original_tasks(
     assert max(per_task.values()) < 0.45, per_task
     if agent == "null":
         assert per_task["handle_time"] == pytest.approx(39 / 130) and per_task["case_routing"] == 0
+
+
+@pytest.mark.parametrize(("agent", "bound"), [("null", 0.2), ("majority", 0.3)])
+def test_trivial_strategies_score_low_on_the_committed_tasks(
+    base_config: RunConfig, tmp_path: Path, agent: str, bound: float
+) -> None:
+    from fixtures.default import default_tasks
+
+    result = run(config(base_config, agent=agent, model=None, tasks_file=default_tasks(), db=None, workers=4,
+                        out=tmp_path / agent))  # fmt: skip
+    per_task = {task: entry["score"]["value"] for task, entry in result.summary["tasks"].items()}
+    assert len(result.records) == 1170 and result.manifest["canary"]
+    assert 0.05 < result.summary["overall"]["score"]["value"] <= bound, per_task
+    assert max(per_task.values()) <= 0.35, per_task

@@ -25,7 +25,10 @@ def test_every_eval_flag_is_documented() -> None:
 def test_every_environment_variable_of_the_harness_is_documented() -> None:
     names = set()
     for path in (ROOT / "eval_suite").rglob("*.py"):
-        names |= set(re.findall(r"\b(?:CRMARENA|SALESFORCE|OPENAI)_[A-Z_]+", path.read_text(encoding="utf-8")))
+        if path.name == "registry.py":
+            continue  # its __all__ names the constant CRMARENA_TOOLS, not a variable
+        # names read from the environment are string literals
+        names |= set(re.findall(r"[\"']((?:CRMARENA|SALESFORCE|OPENAI)_[A-Z_]+)[\"']", path.read_text(encoding="utf-8")))
     assert names >= {"CRMARENA_TARGET", "CRMARENA_MOCK_URL", "SALESFORCE_DOMAIN", "OPENAI_BASE_URL"}
     assert sorted(name for name in names if name not in README) == []
 
