@@ -28,7 +28,9 @@ def test_every_environment_variable_of_the_harness_is_documented() -> None:
         if path.name == "registry.py":
             continue  # its __all__ names the constant CRMARENA_TOOLS, not a variable
         # names read from the environment are string literals
-        names |= set(re.findall(r"[\"']((?:CRMARENA|SALESFORCE|OPENAI)_[A-Z_]+)[\"']", path.read_text(encoding="utf-8")))
+        names |= set(
+            re.findall(r"[\"']((?:CRMARENA|SALESFORCE|OPENAI)_[A-Z_]+)[\"']", path.read_text(encoding="utf-8"))
+        )
     assert names >= {"CRMARENA_TARGET", "CRMARENA_MOCK_URL", "SALESFORCE_DOMAIN", "OPENAI_BASE_URL"}
     assert sorted(name for name in names if name not in README) == []
 
