@@ -216,7 +216,8 @@ class AsyncioFront:
         asyncio.run(main())
 
     def stop(self) -> None:
-        if self._loop is not None and self._stop is not None:
+        """Stop serving; a second stop (an org stopped by hand, then by its context manager) does nothing."""
+        if self._loop is not None and self._stop is not None and not self._loop.is_closed():
             self._loop.call_soon_threadsafe(self._stop.set)
         if self._thread is not None:
             self._thread.join(timeout=10)
