@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from importlib import metadata
 
 import soql_parser
-from eval_suite import eval_cli
+from eval_suite import eval_cli, report_cli
 from fixtures import cli as fixtures_cli
 from mock_org import cli as org_cli
 from mock_org import command_line
@@ -85,6 +85,7 @@ SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [
     server_cli.add,
     tls_cli.add,
     eval_cli.add,
+    report_cli.add,
 ]
 
 

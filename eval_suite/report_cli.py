@@ -1,0 +1,62 @@
+"""``crmarena report``: the reports of one or more runs, and ``crmarena report diff A B``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+
+def add(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "report",
+        help="leaderboard, plots and a trajectory browser from run directories (or: report diff A B)",
+        description="Read run directories (crmarena eval --out) and original results_*.json files and write "
+        "leaderboard.md, leaderboard.csv, plots/*.png and index.html to --out. `crmarena report diff A B` "
+        "lists, per task, the instances one run solved and the other did not.",
+    )
+    parser.add_argument("runs", nargs="+", metavar="RUN", help="run directories or results_*.json files "
+                        "(or: diff A B)")  # fmt: skip
+    parser.add_argument("--out", type=Path, help="where to write the report (default: report/)")
+    parser.add_argument("--json", action="store_true", help="with diff: print JSON instead of text")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from .reports.runs import ReportInputError
+
+    try:
+        if args.runs[0] == "diff":
+            return _diff(args)
+        return _report(args)
+    except ReportInputError as error:
+        print(f"crmarena report: {error}", file=sys.stderr)
+        return 1
+
+
+def _report(args: argparse.Namespace) -> int:
+    from .reports.report import make_report
+
+    report = make_report(args.runs, args.out or Path("report"))
+    print(report.terminal)
+    print(f"\nwrote {len(report.files)} files; open {report.index}")
+    return 0
+
+
+def _diff(args: argparse.Namespace) -> int:
+    from .reports.diff import diff, diff_json, format_diff
+    from .reports.runs import load_runs
+
+    if len(args.runs) != 3:
+        print("crmarena report: diff takes exactly two runs: crmarena report diff A B", file=sys.stderr)
+        return 2
+    loaded = [load_runs([path]) for path in args.runs[1:]]
+    for path, runs in zip(args.runs[1:], loaded, strict=True):
+        if len(runs) != 1:
+            print(f"crmarena report: diff compares two runs, but {path} holds {len(runs)}", file=sys.stderr)
+            return 1
+    first, second = loaded[0][0], loaded[1][0]
+    result = diff(first, second)
+    print(json.dumps(diff_json(first, second, result), indent=2) if args.json else format_diff(first, second, result))
+    return 0

@@ -1,0 +1,84 @@
+"""The leaderboard as pictures (PNG, drawn headless): per-task scores by row with their 95% intervals,
+pass^k curves, and cost against the overall score."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")  # no display: reports are made on servers and in CI
+
+import matplotlib.pyplot as plt  # noqa: E402  (the backend is chosen first)
+
+from .table import TASK_ORDER, Row, max_trials  # noqa: E402
+
+DPI = 110
+
+
+def write_plots(rows: Sequence[Row], out: Path) -> list[Path]:
+    """Every plot that has something to show, written under ``out``; the paths written."""
+    out.mkdir(parents=True, exist_ok=True)
+    written = [_task_scores(rows, out / "task_scores.png")]
+    if max_trials(rows) > 1:
+        written.append(_pass_k(rows, out / "pass_k.png"))
+    if any(row.summary["cost"] is not None and row.summary["overall"]["score"] for row in rows):
+        written.append(_cost_vs_score(rows, out / "cost_vs_score.png"))
+    return written
+
+
+def _task_scores(rows: Sequence[Row], path: Path) -> Path:
+    labels = [abbr for _, abbr in TASK_ORDER] + ["Overall"]
+    figure, axes = plt.subplots(figsize=(max(8.0, 1.1 * len(labels)), 4.2))
+    width = 0.8 / max(len(rows), 1)
+    for position, row in enumerate(rows):
+        scores = [row.summary["tasks"].get(task, {}).get("score") for task, _ in TASK_ORDER]
+        scores.append(row.summary["overall"]["score"])
+        xs = [index + (position - (len(rows) - 1) / 2) * width for index in range(len(labels))]
+        values = [100 * score["value"] if score else 0.0 for score in scores]
+        low = [100 * (score["value"] - score["low"]) if score else 0.0 for score in scores]
+        high = [100 * (score["high"] - score["value"]) if score else 0.0 for score in scores]
+        axes.bar(xs, values, width, yerr=[low, high], capsize=2, label=row.run.key.label)
+    axes.set_xticks(range(len(labels)), labels)
+    axes.set_ylabel("score (%)")
+    axes.set_ylim(0, 100)
+    axes.set_title("Score per task (95% bootstrap intervals)")
+    axes.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    return _save(figure, path)
+
+
+def _pass_k(rows: Sequence[Row], path: Path) -> Path:
+    figure, axes = plt.subplots(figsize=(6.5, 4.0))
+    for row in rows:
+        curve = {int(k): value for k, value in row.summary["overall"]["pass_k"].items() if value is not None}
+        if curve:
+            axes.plot(list(curve), [100 * value for value in curve.values()], marker="o", label=row.run.key.label)
+    axes.set_xlabel("k (trials that must all pass)")
+    axes.set_ylabel("pass^k (%)")
+    axes.set_ylim(0, 100)
+    axes.set_xticks(range(1, max_trials(rows) + 1))
+    axes.set_title("pass^k")
+    axes.legend(fontsize="small")
+    return _save(figure, path)
+
+
+def _cost_vs_score(rows: Sequence[Row], path: Path) -> Path:
+    figure, axes = plt.subplots(figsize=(6.5, 4.0))
+    for row in rows:
+        cost, score = row.per_attempt(row.summary["cost"]), row.summary["overall"]["score"]
+        if cost is not None and score:
+            axes.scatter([cost], [100 * score["value"]], label=row.run.key.label)
+    axes.set_xlabel("cost per attempt (US$)")
+    axes.set_ylabel("overall score (%)")
+    axes.set_ylim(0, 100)
+    axes.set_title("Cost against overall score")
+    axes.legend(fontsize="small")
+    return _save(figure, path)
+
+
+def _save(figure: plt.Figure, path: Path) -> Path:
+    figure.tight_layout()
+    figure.savefig(path, dpi=DPI, bbox_inches="tight")
+    plt.close(figure)
+    return path

@@ -1,0 +1,158 @@
+"""What a report reads: our run directories (``run.json`` + ``records.jsonl``) and the original
+harness's ``results_{model}_{strategy}_{category}.json`` files, brought to one record shape.
+
+Each loaded run carries its key — model × agent framework × aided mode × tool selection — and the
+latest record of every attempt. Runs with the same key (a run split over several directories, one
+task category per original results file) are merged into one leaderboard row.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..records import FAILED, INFRA_ERROR, MANIFEST_FILE, PASSED, RECORDS_FILE, latest, read_records
+
+# results_{model}_{agent_strategy}_{task_category}.json (crmarena.md §3.4); the model's name may hold "_".
+_ORIGINAL_NAME = re.compile(r"^results_(?P<model>.+?)_(?P<agent>tool_call_flex|tool_call|react|act)_(?P<category>.+)\.json$")
+F1_PASS = 0.5  # a knowledge-QA answer passes from this token F1 on (crmarena eval's default --f1-pass)
+_ORIGINAL_AGENT = {"tool_call": "fc", "tool_call_flex": "fc-sql", "react": "react", "act": "act"}
+
+
+class ReportInputError(Exception):
+    """A path that is neither a run directory nor an original results file, or one that cannot be read."""
+
+
+@dataclass(frozen=True)
+class RunKey:
+    model: str
+    agent: str
+    aided: bool
+    tools: tuple[str, ...] = ()
+
+    @property
+    def label(self) -> str:
+        parts = [self.model, self.agent] if self.model else [self.agent]
+        if self.aided:
+            parts.append("aided")
+        if self.tools:
+            parts.append("tools " + ",".join(self.tools))
+        return " · ".join(parts)
+
+
+@dataclass
+class Run:
+    key: RunKey
+    manifest: dict[str, Any]
+    records: list[dict[str, Any]] = field(default_factory=list)
+    sources: list[Path] = field(default_factory=list)
+
+    @property
+    def trials(self) -> int:
+        return max((int(record["trial"]) for record in self.records), default=-1) + 1
+
+
+def load_runs(paths: Sequence[Path | str]) -> list[Run]:
+    """Every path loaded and runs of the same key merged, in the order their keys first appear."""
+    merged: dict[RunKey, Run] = {}
+    for path in map(Path, paths):
+        for run in _load(path):
+            target = merged.setdefault(run.key, Run(run.key, run.manifest))
+            known = {(record["task_id"], record["trial"]) for record in target.records}
+            target.records.extend(record for record in run.records if (record["task_id"], record["trial"]) not in known)
+            target.sources.extend(run.sources)
+    for run in merged.values():
+        run.records.sort(key=lambda record: (record["task_id"], record["trial"]))
+    return list(merged.values())
+
+
+def _load(path: Path) -> Iterable[Run]:
+    if path.is_dir() and (path / MANIFEST_FILE).exists():
+        return [load_run_dir(path)]
+    if path.is_dir():
+        found = sorted(path.glob("results_*.json")) + sorted(p.parent for p in path.glob("*/" + MANIFEST_FILE))
+        if not found:
+            raise ReportInputError(f"{path}: no run.json and no results_*.json inside")
+        return [run for inner in found for run in _load(inner)]
+    if path.is_file() and _ORIGINAL_NAME.match(path.name):
+        return [load_original_results(path)]
+    if not path.exists():
+        raise ReportInputError(f"{path}: no such file or directory")
+    raise ReportInputError(f"{path}: not a run directory (run.json) nor an original results_*.json file")
+
+
+def _read_json(path: Path) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise ReportInputError(f"{path}: cannot be read as JSON ({error})") from error
+
+
+def load_run_dir(path: Path) -> Run:
+    manifest = _read_json(path / MANIFEST_FILE)
+    if not isinstance(manifest, dict) or "agent" not in manifest:
+        raise ReportInputError(f"{path / MANIFEST_FILE}: not a crmarena eval manifest")
+    records = list(latest(read_records(path / RECORDS_FILE)).values())
+    key = RunKey(manifest.get("model") or "", manifest["agent"], bool(manifest.get("aided")), _ablation(manifest))
+    return Run(key, manifest, records, [path])
+
+
+def _ablation(manifest: dict[str, Any]) -> tuple[str, ...]:
+    """The tool categories of a run that used fewer than its agent's full set (a row of its own), else ()."""
+    used = tuple(manifest.get("tools") or ())
+    if manifest["agent"] not in ("fc", "fc-sql") or not used:
+        return ()
+    try:
+        from ..tools_catalog import agent_tools
+
+        full = {tool.category for tool in agent_tools(manifest["agent"], None)}
+    except ImportError:  # no tool registry in this installation: every run shows its categories
+        return used
+    return () if set(used) >= full else used
+
+
+def load_original_results(path: Path) -> Run:
+    """An original harness results file: reward 0/1 (or a metrics dict for knowledge QA) per task; an
+    entry whose end came from the API (the harness's exception path) is an infrastructure error here."""
+    match = _ORIGINAL_NAME.match(path.name)
+    assert match is not None
+    entries = _read_json(path)
+    if not isinstance(entries, list):
+        raise ReportInputError(f"{path}: an original results file holds a JSON list")
+    records = [_original_record(entry, path) for entry in entries]
+    agent = _ORIGINAL_AGENT[match["agent"]]
+    manifest = {"model": match["model"], "agent": agent, "aided": None, "source": "original", "tools": []}
+    return Run(RunKey(match["model"], agent, False), manifest, records, [path])
+
+
+def _original_record(entry: Any, path: Path) -> dict[str, Any]:
+    if not isinstance(entry, dict) or "task_id" not in entry or "task_type" not in entry:
+        raise ReportInputError(f"{path}: an entry without task_id and task_type")
+    info = entry.get("agent_info") or {}
+    end = info.get("end_reason") if isinstance(info.get("end_reason"), dict) else info
+    reward = entry.get("reward", 0)
+    score = float(reward.get("f1", 0.0)) if isinstance(reward, dict) else float(reward or 0)
+    failed_in_api = isinstance(end, dict) and end.get("source") == "api"
+    usage = info.get("usage") or {}
+    costs = usage.get("cost") or []
+    return {
+        "task_id": int(entry["task_id"]),
+        "task_type": entry["task_type"],
+        "gt_answer": entry.get("gt_answer"),
+        "reward": reward,
+        "agent_info": info,
+        "traj": entry.get("traj") or [],
+        "trial": 0,
+        "status": INFRA_ERROR if failed_in_api else (PASSED if score >= (F1_PASS if isinstance(reward, dict) else 1.0)
+                                                     else FAILED),
+        "score": 0.0 if failed_in_api else score,
+        "answer": None if failed_in_api or not isinstance(end, dict) else end.get("content"),
+        "cost": info.get("total_cost") if info.get("total_cost") is not None else (sum(costs) if costs else None),
+        "usage": {key: sum(value for value in usage.get(key) or [] if value is not None) or None
+                  for key in ("prompt_tokens", "completion_tokens")},  # fmt: skip
+        "error": {"message": (end or {}).get("content")} if failed_in_api else None,
+    }
