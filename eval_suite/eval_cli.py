@@ -102,6 +102,14 @@ def config_from(args: argparse.Namespace) -> RunConfig:
     return replace(RunConfig(), **settings)
 
 
+def leaderboard_row(run_dir: Path) -> str:
+    """The run's row of ``crmarena report``'s leaderboard, in the same layout."""
+    from .reports.runs import load_run_dir
+    from .reports.table import build_rows, to_terminal
+
+    return to_terminal(build_rows([load_run_dir(run_dir)]))
+
+
 def _eval(args: argparse.Namespace) -> int:
     from .reports.leaderboard import format_row
     from .runner import RunRefused, run
@@ -116,6 +124,8 @@ def _eval(args: argparse.Namespace) -> int:
     except TargetUnavailable as error:
         raise Unavailable(f"crmarena eval: {error}") from None
     print(format_row(result.summary))
+    print()
+    print(leaderboard_row(result.out))
     print(f"records: {result.out / 'records.jsonl'}")
     if result.stopped:
         print(f"crmarena eval: {result.stopped}; run the same command again to resume", file=sys.stderr)

@@ -40,7 +40,8 @@ def write_browser(rows: Sequence[Row], out: Path, plots: Sequence[Path]) -> Path
     known = [task for task, _ in TASK_ORDER]
     seen = {attempt[2] for attempt in attempts}
     index = {
-        "rows": [{"model": row.run.key.model or "–", "agent": row.run.key.agent, "label": row.run.key.label} for row in rows],
+        "rows": [{"model": row.run.key.model or "–", "agent": row.run.key.agent, "label": row.run.key.label}
+                 for row in rows],
         "tasks": [task for task in known if task in seen] + sorted(seen - set(known)),
         "attempts": attempts,
         "chunk": CHUNK,
@@ -49,7 +50,7 @@ def write_browser(rows: Sequence[Row], out: Path, plots: Sequence[Path]) -> Path
     environment = Environment(loader=PackageLoader("eval_suite.reports", "templates"), autoescape=select_autoescape())
     trials = max_trials(rows)
     page = environment.get_template("index.html").render(
-        generated=f"generated {dt.datetime.now(dt.UTC).isoformat(timespec='seconds')} from {sum(len(row.run.records) for row in rows)} attempts",
+        generated=f"generated {dt.datetime.now(dt.UTC).isoformat(timespec='seconds')} from {len(attempts)} attempts",
         columns=_columns(rows),
         lines=[_values(row, trials, cell=_cell) for row in rows],
         note="Scores in % with 95% bootstrap intervals; errors are not scored; open a row below to see its turns.",

@@ -11,6 +11,8 @@ from ..records import PASSED, SCORED
 from .runs import Run
 from .table import TASK_ORDER
 
+BUCKETS = ("only_a", "only_b", "both", "neither", "unscored")
+
 
 def solved(run: Run) -> dict[int, tuple[str, bool]]:
     """Instance → (task, whether every scored trial passed), over the instances with a scored trial."""
@@ -31,7 +33,7 @@ def diff(a: Run, b: Run) -> dict[str, dict[str, list[int]]]:
         task_of.update({record["task_id"]: record["task_type"] for record in run.records})
     result: dict[str, dict[str, list[int]]] = {}
     for idx in sorted(task_of):
-        bucket = result.setdefault(task_of[idx], {"only_a": [], "only_b": [], "both": [], "neither": [], "unscored": []})
+        bucket = result.setdefault(task_of[idx], {name: [] for name in BUCKETS})
         if idx not in first or idx not in second:
             bucket["unscored"].append(idx)
             continue

@@ -10,9 +10,9 @@ import matplotlib
 
 matplotlib.use("Agg")  # no display: reports are made on servers and in CI
 
-import matplotlib.pyplot as plt  # noqa: E402  (the backend is chosen first)
+import matplotlib.pyplot as plt
 
-from .table import TASK_ORDER, Row, max_trials  # noqa: E402
+from .table import TASK_ORDER, Row, max_trials
 
 DPI = 110
 

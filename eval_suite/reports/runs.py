@@ -18,7 +18,9 @@ from typing import Any
 from ..records import FAILED, INFRA_ERROR, MANIFEST_FILE, PASSED, RECORDS_FILE, latest, read_records
 
 # results_{model}_{agent_strategy}_{task_category}.json (crmarena.md §3.4); the model's name may hold "_".
-_ORIGINAL_NAME = re.compile(r"^results_(?P<model>.+?)_(?P<agent>tool_call_flex|tool_call|react|act)_(?P<category>.+)\.json$")
+_ORIGINAL_NAME = re.compile(
+    r"^results_(?P<model>.+?)_(?P<agent>tool_call_flex|tool_call|react|act)_(?P<category>.+)\.json$"
+)
 F1_PASS = 0.5  # a knowledge-QA answer passes from this token F1 on (crmarena eval's default --f1-pass)
 _ORIGINAL_AGENT = {"tool_call": "fc", "tool_call_flex": "fc-sql", "react": "react", "act": "act"}
 
@@ -139,6 +141,12 @@ def _original_record(entry: Any, path: Path) -> dict[str, Any]:
     failed_in_api = isinstance(end, dict) and end.get("source") == "api"
     usage = info.get("usage") or {}
     costs = usage.get("cost") or []
+    if failed_in_api:
+        status = INFRA_ERROR
+    else:
+        status = PASSED if score >= (F1_PASS if isinstance(reward, dict) else 1.0) else FAILED
+    tokens = {key: sum(value for value in usage.get(key) or [] if value is not None) or None
+              for key in ("prompt_tokens", "completion_tokens")}  # fmt: skip
     return {
         "task_id": int(entry["task_id"]),
         "task_type": entry["task_type"],
@@ -147,12 +155,10 @@ def _original_record(entry: Any, path: Path) -> dict[str, Any]:
         "agent_info": info,
         "traj": entry.get("traj") or [],
         "trial": 0,
-        "status": INFRA_ERROR if failed_in_api else (PASSED if score >= (F1_PASS if isinstance(reward, dict) else 1.0)
-                                                     else FAILED),
+        "status": status,
         "score": 0.0 if failed_in_api else score,
         "answer": None if failed_in_api or not isinstance(end, dict) else end.get("content"),
         "cost": info.get("total_cost") if info.get("total_cost") is not None else (sum(costs) if costs else None),
-        "usage": {key: sum(value for value in usage.get(key) or [] if value is not None) or None
-                  for key in ("prompt_tokens", "completion_tokens")},  # fmt: skip
+        "usage": tokens,
         "error": {"message": (end or {}).get("content")} if failed_in_api else None,
     }

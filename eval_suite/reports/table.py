@@ -115,7 +115,8 @@ def to_csv(rows: Sequence[Row]) -> str:
         for task, _ in TASK_ORDER:
             values += _numbers(tasks[task]["score"] if task in tasks else None)
         values += _numbers(row.summary["overall"]["score"])
-        values += [row.errors, row.attempts, _round(row.per_attempt(row.summary["cost"])), _round(row.per_attempt(row.tokens))]
+        values += [row.errors, row.attempts, _round(row.per_attempt(row.summary["cost"]))]
+        values.append(_round(row.per_attempt(row.tokens)))
         values += [_round(row.summary["overall"]["pass_k"].get(k)) for k in range(1, trials + 1)]
         writer.writerow(values)
     return buffer.getvalue()
@@ -131,11 +132,14 @@ def _round(value: float | None) -> Any:
     return "" if value is None else round(value, 6)
 
 
+def _bare(score: dict[str, Any] | None) -> str:
+    return "–" if score is None else f"{100 * score['value']:.1f}"
+
+
 def to_terminal(rows: Sequence[Row]) -> str:
     """The same table, aligned for a terminal (scores without their intervals, which the files carry)."""
     columns, trials = _columns(rows), max_trials(rows)
-    table = [columns] + [_values(row, trials, cell=lambda score: "–" if score is None else f"{100 * score['value']:.1f}")
-                         for row in rows]  # fmt: skip
+    table = [columns] + [_values(row, trials, cell=_bare) for row in rows]
     widths = [max(len(line[index]) for line in table) for index in range(len(columns))]
     return "\n".join("  ".join(value.ljust(width) for value, width in zip(line, widths, strict=True)).rstrip()
                      for line in table)  # fmt: skip
