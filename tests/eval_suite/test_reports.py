@@ -44,6 +44,8 @@ def run_dirs(tmp_path_factory: pytest.TempPathFactory, org_db: Path, task_file: 
     with ScriptedLLM(flaky_policy) as llm:
         run(RunConfig(agent="react", model="scripted", base_url=llm.url, trials=3, out=root / "react", **common))
     run(RunConfig(agent="null", out=root / "null", **common))
+    # The oracle on the committed task set and default org: two instances of every task.
+    run(RunConfig(agent="oracle", limit=2, workers=2, progress=False, out=root / "oracle"))
     original = root / "results_gpt-4o_tool_call_all.json"
     original.write_text(json.dumps([
         {"task_id": 1, "task_type": "case_routing", "gt_answer": "x", "reward": 1, "agent_info": {"total_cost": 0.5}, "traj": []},
@@ -51,7 +53,7 @@ def run_dirs(tmp_path_factory: pytest.TempPathFactory, org_db: Path, task_file: 
          "agent_info": {"source": "api", "content": "Error: the org is down"}, "traj": []},
         {"task_id": 4, "task_type": "case_routing", "gt_answer": "y", "reward": 0, "agent_info": {"total_cost": 0.5}, "traj": []},
     ]))  # fmt: skip
-    return {"react": root / "react", "null": root / "null", "original": original}
+    return {"react": root / "react", "null": root / "null", "oracle": root / "oracle", "original": original}
 
 
 def expected(records: list[dict[str, Any]]) -> dict[str, Any]:
@@ -77,7 +79,8 @@ def expected(records: list[dict[str, Any]]) -> dict[str, Any]:
 
 @pytest.fixture(scope="module")
 def report(run_dirs: dict[str, Path], tmp_path_factory: pytest.TempPathFactory) -> Any:
-    return make_report([run_dirs["react"], run_dirs["null"], run_dirs["original"]], tmp_path_factory.mktemp("report"))
+    inputs = [run_dirs["react"], run_dirs["null"], run_dirs["oracle"], run_dirs["original"]]
+    return make_report(inputs, tmp_path_factory.mktemp("report"))
 
 
 def test_the_leaderboard_numbers_match_an_independent_computation(run_dirs: dict[str, Path], report: Any) -> None:
@@ -95,6 +98,15 @@ def test_the_leaderboard_numbers_match_an_independent_computation(run_dirs: dict
     assert react["attempts"] == "12" and react["errors"] == "0"
     # The null baseline is scored like any agent: here it is right only where the gold answer is None.
     assert float(rows["null"]["HTU"]) == 1.0 and float(rows["null"]["NCR"]) == 0.0
+
+
+def test_the_oracle_row_is_perfect_on_every_task(run_dirs: dict[str, Path], report: Any) -> None:
+    records = list(latest(read_records(run_dirs["oracle"] / "records.jsonl")).values())
+    assert len(records) == 18 and {record["status"] for record in records} == {PASSED}
+    oracle = {row["agent"]: row for row in csv.DictReader((report.index.parent / "leaderboard.csv").open())}["oracle"]
+    for column in ("NCR", "HTU", "TCU", "NED", "PVI", "KQA", "TII", "MTA", "BRI"):
+        assert float(oracle[column]) == 1.0 and oracle[f"{column}_n"] == "2"
+    assert float(oracle["Overall"]) == 1.0 and oracle["errors"] == "0"
 
 
 def test_errors_are_shown_apart_and_never_scored(report: Any) -> None:
