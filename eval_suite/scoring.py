@@ -9,10 +9,11 @@ the text; two different values in one answer are ambiguous and score 0, as a hum
 from __future__ import annotations
 
 import re
-import string
-from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
+
+# The fuzzy metric is part of the task definition (reward_metric "fuzzy_match"): one copy, beside the tasks.
+from fixtures.tasks.baselines import normalize_answer, token_f1
 
 ID_TASKS = frozenset({
     "case_routing", "handle_time", "transfer_count", "named_entity_disambiguation",
@@ -144,27 +145,3 @@ def _states(text: str) -> set[str]:
             rest = pattern.sub(" ", rest)
     codes.update(_STATE_CODE.findall(rest))
     return codes
-
-
-# ----------------------------------------------------------------------------- token F1
-
-_PUNCTUATION = set(string.punctuation) | {"‘", "’", "´", "`"}
-_ARTICLES = re.compile(r"\b(a|an|the)\b")
-
-
-def normalize_answer(text: str) -> str:
-    """SQuAD-style normalisation, as the original's fuzzy metric: underscores and punctuation become
-    spaces, lower case, no articles, single spaces."""
-    text = text.replace("_", " ").lower()
-    text = "".join(" " if char in _PUNCTUATION else char for char in text)
-    return " ".join(_ARTICLES.sub(" ", text).split())
-
-
-def token_f1(prediction: str, gold: str) -> float:
-    """Bag-of-tokens F1 between the normalised prediction and gold answer."""
-    predicted, expected = normalize_answer(prediction).split(), normalize_answer(gold).split()
-    common = sum((Counter(predicted) & Counter(expected)).values())
-    if common == 0:
-        return 0.0
-    precision, recall = common / len(predicted), common / len(expected)
-    return 2 * precision * recall / (precision + recall)
