@@ -23,6 +23,7 @@ from .errors import (
     MultipleRecords,
     NotFound,
 )
+from .ids import POD
 from .permissions import Permissions
 from .platform import TOOLING_OBJECTS, org_schema
 from .query.engine import QueryEngine
@@ -48,6 +49,7 @@ class Org:
         read_only: bool = False,
         plan_cache: int = 512,
         query_timeout: float | None = deadline.DEFAULT_SECONDS,
+        pod: str = POD,
     ) -> None:
         self.schema = org_schema(schema or default_schema())
         self.clock = clock or OrgClock()
@@ -59,7 +61,7 @@ class Org:
         self.searches = SearchEngine(self.queries)
         self.permissions = Permissions(self.storage, self.schema)
         self._writer: Writer | None = (
-            None if read_only else Writer.open(self.storage, self.schema, self.clock, self.permissions)
+            None if read_only else Writer.open(self.storage, self.schema, self.clock, self.permissions, pod)
         )
 
     def close(self) -> None:

@@ -1,16 +1,22 @@
-"""Who may change the org's users: the "Manage Users" permission, as a real org's profiles grant it.
+"""Who may do what a profile or permission set must allow: "Manage Users" and "Set Audit Fields upon Record
+Creation", as a real org grants them.
 
 Among a real org's standard profiles only System Administrator has Manage Users; the profiles a
 CRMArena org gives its agents do not. Without it a user may not create, delete, activate or
 deactivate users, change anyone's profile or username, edit Profile records, or set and reset
 passwords; it may still edit the personal fields of its own User record (Salesforce Help, "User
 Permissions" and "Edit Your Personal Information"). The server's own administrator (the user whose
-credentials it prints) always has it. No HTTP here.
+credentials it prints) always has it.
+
+"Set Audit Fields upon Record Creation" (``PermissionsCreateAuditFields``) lets a user give CreatedDate,
+CreatedById, LastModifiedDate and LastModifiedById their values on insert, never on update (Salesforce
+Help, "Enable Creation of Audit Fields"). Nobody has it until a permission set that grants it is
+assigned to them, administrators included, as in a fresh org. No HTTP here.
 """
 
 from __future__ import annotations
 
-from sqlalchemy import select
+from sqlalchemy import exists, select
 from sqlalchemy.engine import Connection
 
 from .errors import InsufficientAccessOrReadonly
@@ -22,6 +28,8 @@ GUARDED_OBJECTS = frozenset({"user", "profile"})
 # What a user without Manage Users may not change even on its own User record.
 PRIVILEGED_USER_FIELDS = frozenset({"profileid", "isactive", "username"})
 INSUFFICIENT_ACCESS = "insufficient access rights on object id"
+# The fields "Set Audit Fields upon Record Creation" makes createable (SystemModstamp never is).
+AUDIT_FIELDS = frozenset({"createddate", "createdbyid", "lastmodifieddate", "lastmodifiedbyid"})
 
 
 class Permissions:
@@ -47,6 +55,22 @@ class Permissions:
             .where(users.c.Id == user_id, users.c.IsActive == 1, users.c.IsDeleted == 0)
         ).scalar()
         return (name or "").casefold() in MANAGE_USERS_PROFILES
+
+    def sets_audit_fields(self, connection: Connection, user_id: str) -> bool:
+        """Whether an active assignment gives the user a permission set with PermissionsCreateAuditFields."""
+        if self.schema.get("PermissionSetAssignment") is None:
+            return False
+        sets = self.storage.table(self.schema["PermissionSet"])
+        assignments = self.storage.table(self.schema["PermissionSetAssignment"])
+        granted = (
+            select(assignments.c.Id)
+            .select_from(assignments.join(sets, sets.c.Id == assignments.c.PermissionSetId))
+            .where(
+                assignments.c.AssigneeId == user_id, assignments.c.IsActive == 1, assignments.c.IsDeleted == 0,
+                sets.c.IsDeleted == 0, sets.c.PermissionsCreateAuditFields == 1,
+            )
+        )  # fmt: skip
+        return bool(connection.execute(select(exists(granted))).scalar())
 
     def check_write(
         self, connection: Connection, sobject: SObject, user_id: str, record_id: str | None = None,

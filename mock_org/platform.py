@@ -111,6 +111,8 @@ PERMISSION_SET = {
          "defaultValue": False},
         {"name": "PermissionsViewAllData", "label": "View All Data", "type": "boolean", "nillable": False,
          "defaultValue": False},
+        {"name": "PermissionsCreateAuditFields", "label": "Set Audit Fields upon Record Creation", "type": "boolean",
+         "nillable": False, "defaultValue": False},
     ],
 }  # fmt: skip
 PERMISSION_SET_ASSIGNMENT = {
@@ -288,7 +290,7 @@ def _fill_permission_sets(tables: dict[str, Table], connection: Connection) -> N
             **_audit(owned[profile_id]), Name=f"X{profile_id[:15]}", Label=name or profile_id, Description=None,
             NamespacePrefix=None, Type="Profile", IsOwnedByProfile=1, IsCustom=0, ProfileId=profile_id,
             PermissionsApiEnabled=1, PermissionsModifyAllData=int(administrator),
-            PermissionsViewAllData=int(administrator),
+            PermissionsViewAllData=int(administrator), PermissionsCreateAuditFields=0,
         ))  # fmt: skip
     assigned = set(connection.execute(select(assignments.c.AssigneeId, assignments.c.PermissionSetId)).all())
     serial = _next_serial(connection, assignments)

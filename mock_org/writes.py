@@ -33,8 +33,8 @@ from .errors import (
     SalesforceError,
     StringTooLong,
 )
-from .ids import IdMinter, serial_of, to18
-from .permissions import Permissions
+from .ids import POD, IdMinter, serial_of, to18
+from .permissions import AUDIT_FIELDS, Permissions
 from .platform import has_person_accounts, person_contact
 from .schema import TEXT_TYPES, Field, Schema, SObject
 from .storage import Storage
@@ -54,8 +54,10 @@ class Writer:
     permissions: Permissions
 
     @classmethod
-    def open(cls, storage: Storage, schema: Schema, clock: OrgClock, permissions: Permissions | None = None) -> Writer:
-        """A writer whose new Ids continue after the highest serial already used for each object."""
+    def open(
+        cls, storage: Storage, schema: Schema, clock: OrgClock, permissions: Permissions | None = None, pod: str = POD
+    ) -> Writer:
+        """A writer whose new Ids (in ``pod``) continue after the highest serial already used for each object."""
         start: dict[str, int] = {}
         with storage.read() as connection:
             for sobject in schema:
@@ -65,7 +67,7 @@ class Writer:
                 highest = connection.execute(select(func.max(table.c.Id))).scalar()
                 ids = [highest] if highest else []
                 start[sobject.key_prefix] = max((serial_of(i) for i in ids), default=0) + 1
-        return cls(storage, schema, clock, IdMinter(start), permissions or Permissions(storage, schema))
+        return cls(storage, schema, clock, IdMinter(start, pod), permissions or Permissions(storage, schema))
 
     # ------------------------------------------------------------------- lookups
 
@@ -87,13 +89,13 @@ class Writer:
 
     def create(self, connection: Connection, sobject: SObject, data: dict[str, Any], user_id: str) -> str:
         self.permissions.check_write(connection, sobject, user_id)
-        values = self._values(connection, sobject, data, creating=True)
+        values = self._values(connection, sobject, data, user_id, creating=True)
         record_id = self.minter.mint(sobject.key_prefix)
         now = format_datetime(self.clock.now())
         row: dict[str, Any] = {field.name: field_default(field) for field in sobject.field_list()}
-        row.update(values)
         row.update(Id=record_id, IsDeleted=0, CreatedDate=now, LastModifiedDate=now, SystemModstamp=now)
         row.update(CreatedById=user_id, LastModifiedById=user_id)
+        row.update(values)  # after the audit defaults: a user allowed to set them gives their own
         if sobject.field("OwnerId") is not None and not row.get("OwnerId"):
             row["OwnerId"] = user_id
         self._auto_numbers(connection, sobject, row)
@@ -114,7 +116,7 @@ class Writer:
         row = self.existing(connection, sobject, record_id)
         if row["IsDeleted"]:
             raise EntityIsDeleted("entity is deleted")
-        values = self._values(connection, sobject, data, creating=False)
+        values = self._values(connection, sobject, data, user_id, creating=False)
         changed = tuple(name for name, value in values.items() if row.get(name) != value)
         self.permissions.check_write(connection, sobject, user_id, row["Id"], changed)
         row.update(values)
@@ -275,25 +277,33 @@ class Writer:
     # ------------------------------------------------------------------- checks and conversions
 
     def _values(
-        self, connection: Connection, sobject: SObject, data: dict[str, Any], *, creating: bool
+        self, connection: Connection, sobject: SObject, data: dict[str, Any], user_id: str, *, creating: bool
     ) -> dict[str, Any]:
+        """``data`` in stored form; fields the user may not set are refused together (audit fields are
+        createable, on insert only, for a user with "Set Audit Fields upon Record Creation")."""
         if not isinstance(data, dict):
             raise JsonParserError("Cannot deserialize the request body: a JSON object was expected")
         values: dict[str, Any] = {}
+        given: list[tuple[Field, Any]] = []
         for name, value in data.items():
             if name == "attributes":
                 continue
             field = sobject.field(name)
             if field is None:
                 raise InvalidField(f"No such column '{name}' on sobject of type {sobject.name}", [name])
-            allowed = field.createable if creating else field.updateable
-            if not allowed:
-                verb = "create" if creating else "update"
-                raise InvalidFieldForInsertUpdate(
-                    f"Unable to {verb} fields: {field.name}. Please check the security settings of this field and "
-                    "verify that it is read/write for your profile or permission set.",
-                    [field.name],
-                )
+            given.append((field, value))
+        refused = [field.name for field, _ in given if not (field.createable if creating else field.updateable)]
+        audit = creating and any(name.lower() in AUDIT_FIELDS for name in refused)
+        if audit and self.permissions.sets_audit_fields(connection, user_id):
+            refused = [name for name in refused if name.lower() not in AUDIT_FIELDS]
+        if refused:
+            # One error names every refused field, as a real org's does.
+            raise InvalidFieldForInsertUpdate(
+                f"Unable to create/update fields: {', '.join(refused)}. Please check the security settings of this "
+                "field and verify that it is read/write for your profile or permission set.",
+                refused,
+            )
+        for field, value in given:
             stored = stored_value(field, value)
             if field.is_reference and stored is not None:
                 self._check_reference(connection, field, stored)

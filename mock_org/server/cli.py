@@ -59,6 +59,8 @@ def add(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--read-only", action="store_true", help="refuse every write with a Salesforce error")
     parser.add_argument("--copy", action="store_true", help="serve a throw-away copy, deleted on exit")
+    parser.add_argument("--empty", action="store_true", help="serve a throw-away fresh org: the schema, the "
+                        "standard records and the users only (the target of crmarena org push)")  # fmt: skip
     parser.add_argument("--reset", action="store_true", help="remake the default org's working copy first")
     parser.add_argument("--threads", type=positive_int, help="worker threads per port (default 16)")
     parser.add_argument("--query-timeout", type=float, metavar="SECONDS",
@@ -133,9 +135,12 @@ def run(args: argparse.Namespace) -> int:
     if not args.prepare_only:
         claim_ports(args.host, [args.port, *([args.http_port] if args.http_port is not None else [])])
     with ExitStack() as stack:
-        if args.copy:
+        if args.copy or args.empty:
+            from ..empty import empty_copy
+
             scratch = stack.enter_context(tempfile.TemporaryDirectory(prefix="crmarena-org-"))
-            path = prepared_copy(source if args.db is not None else working_copy(), Path(scratch) / "org.db")
+            make = empty_copy if args.empty else prepared_copy
+            path = make(source if args.db is not None else working_copy(), Path(scratch) / "org.db")
         elif args.db is not None:
             path = source
             prepare_in_place(path)
@@ -159,7 +164,10 @@ def _serve(args: argparse.Namespace, path: Path, files: tls.TlsFiles, as_of: dt.
     from ..deadline import seconds_from_env
 
     timeout = args.query_timeout if args.query_timeout is not None else seconds_from_env()
-    org = Org(path, clock=clock, read_only=args.read_only, query_timeout=timeout)
+    from ..empty import FRESH_POD
+    from ..ids import POD
+
+    org = Org(path, clock=clock, read_only=args.read_only, query_timeout=timeout, pod=FRESH_POD if args.empty else POD)
     app = create_app(org, Settings.from_env())
     server = Server(app, host=args.host, port=args.port, http_port=args.http_port, tls_files=files,
                     threads=args.threads or THREADS).start()  # fmt: skip

@@ -23,6 +23,8 @@ from .. import deadline
 from ..auth import admin_secrets
 from ..clock import OrgClock
 from ..copies import prepared_copy
+from ..empty import FRESH_POD, empty_copy
+from ..ids import POD
 from ..org import Org
 from . import tls
 from .app import body_limit, create_app
@@ -113,20 +115,22 @@ def serve_org(
     http_port: int | None = None,
     tls_files: tls.TlsFiles | None = None,
     query_timeout: float | None = deadline.DEFAULT_SECONDS,
+    empty: bool = False,
 ) -> Iterator[RunningOrg]:
     """A throw-away copy of an org (the default CRMArena org unless ``source`` names a dump), served on
     a free loopback port for as long as the block runs; every write goes to the copy, which is deleted.
     ``http_port`` adds plain HTTP (0 picks a free port). ``today`` fixes the org's date; without it the
-    org's clock starts at the dump's reference date and runs. ``query_timeout`` is how long a query may run."""
+    org's clock starts at the dump's reference date and runs. ``query_timeout`` is how long a query may run.
+    ``empty`` serves what a fresh org holds instead (mock_org/empty.py: the schema, the standard records, the users)."""
     settings = settings or Settings()
     if source is None:
         from fixtures import default_org
 
         source = default_org()
     with tempfile.TemporaryDirectory(prefix="crmarena-org-") as scratch:
-        path = prepared_copy(Path(source), Path(scratch) / "org.db")
+        path = (empty_copy if empty else prepared_copy)(Path(source), Path(scratch) / "org.db")
         clock = OrgClock.for_date(today) if today else OrgClock.running_from(reference_date(Path(source)))
-        org = Org(path, clock=clock, read_only=read_only, query_timeout=query_timeout)
+        org = Org(path, clock=clock, read_only=read_only, query_timeout=query_timeout, pod=FRESH_POD if empty else POD)
         try:
             app = create_app(org, settings)
             server = Server(app, host=host, port=port, http_port=http_port, tls_files=tls_files).start()
