@@ -18,6 +18,7 @@ from importlib import metadata
 
 import soql_parser
 from eval_suite import eval_cli, report_cli
+from eval_suite.lane import cli as lane_cli
 from fixtures import cli as fixtures_cli
 from mock_org import cli as org_cli
 from mock_org import command_line
@@ -86,6 +87,7 @@ SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [
     tls_cli.add,
     eval_cli.add,
     report_cli.add,
+    lane_cli.add,  # after org_cli: it adds to `crmarena org`
 ]
 
 

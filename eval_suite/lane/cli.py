@@ -1,0 +1,129 @@
+"""The real-org lane's commands: ``crmarena org metadata``, ``crmarena org push``, ``crmarena tasks remap``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import time
+from pathlib import Path
+
+from mock_org.command_line import BadFile, UsageError, positive_int
+
+DEFAULT_IDMAP = Path("idmap.json")
+
+
+def add(subparsers: argparse._SubParsersAction) -> None:
+    org_commands = _subcommands(subparsers.choices["org"])
+    metadata = org_commands.add_parser(
+        "metadata",
+        help="write the Salesforce DX project that readies a real org for the CRMArena data",
+        description="Write an SFDX project (custom objects, custom fields, a permission set) generated from the "
+        "dump layout; deploy it with `sf project deploy start --source-dir DIR/force-app`.",
+    )
+    metadata.add_argument("--out", type=Path, required=True, help="the project folder to write (made if missing)")
+    metadata.set_defaults(handler=_metadata)
+    push = org_commands.add_parser(
+        "push",
+        help="make every record of a dump in the target org and write the Id map (resumable)",
+        description="Push an org dump into the org that CRMARENA_TARGET names (salesforce, with SALESFORCE_*, or "
+        "a running mock at CRMARENA_MOCK_URL), in dependency order; the same command again resumes.",
+    )
+    push.add_argument("--db", type=Path, help="the dump's crmarena.db or folder (default: the default CRMArena org)")
+    push.add_argument("--idmap", type=Path, default=DEFAULT_IDMAP, help="the Id map to write (default idmap.json)")
+    push.add_argument("--user-map", type=Path, metavar="FILE",
+                      help="a JSON object: the dump's username → the org's, for users named otherwise")  # fmt: skip
+    push.add_argument("--without-audit-fields", action="store_true",
+                      help="do not send CreatedDate and the other audit fields (the org sets today's)")  # fmt: skip
+    push.add_argument("--batch-size", type=positive_int, default=200, help="records per request (default 200)")
+    push.add_argument("--no-progress", dest="progress", action="store_false", default=None, help="no progress bar")
+    push.set_defaults(handler=_push)
+    tasks = subparsers.add_parser("tasks", help="task files for another org: remap")
+    task_commands = tasks.add_subparsers(title="tasks commands", metavar="COMMAND", required=True)
+    remap = task_commands.add_parser(
+        "remap",
+        help="rewrite a task file's record Ids to the org's, through a push's Id map",
+        description="Rewrite every record Id (18 or 15 characters) in the tasks' queries, answers, params, "
+        "context and reference solutions to the pushed org's; an Id the map lacks is refused.",
+    )
+    remap.add_argument("tasks", type=Path, help="the JSON Lines task file (e.g. fixtures/data/default/tasks.jsonl)")
+    remap.add_argument("--idmap", type=Path, required=True, help="the Id map crmarena org push wrote")
+    remap.add_argument("--out", type=Path, required=True, help="the task file to write (atomically)")
+    remap.set_defaults(handler=_remap)
+
+
+def _subcommands(parser: argparse.ArgumentParser) -> argparse._SubParsersAction:
+    return next(action for action in parser._actions if isinstance(action, argparse._SubParsersAction))
+
+
+def _metadata(args: argparse.Namespace) -> int:
+    from .metadata import write_project
+    from .source import DEFAULT_SCHEMA
+
+    written = write_project(DEFAULT_SCHEMA, args.out)
+    print(f"wrote {len(written)} files to {args.out}; deploy: sf project deploy start --source-dir "
+          f"{args.out / 'force-app'} --target-org ORG")  # fmt: skip
+    return 0
+
+
+def _push(args: argparse.Namespace) -> int:
+    from fixtures import default_org
+
+    from ..target import TargetSettings, TargetUnavailable, open_target
+    from .push import Pusher
+    from .source import Dump
+
+    settings = TargetSettings.from_env()
+    if settings.kind == "mock" and not settings.mock_url:
+        raise UsageError(
+            "crmarena org push needs a target org: CRMARENA_TARGET=salesforce with SALESFORCE_*, or a running "
+            "mock at CRMARENA_MOCK_URL (README, 'A real org')"
+        )
+    user_map = _json_object(args.user_map) if args.user_map else None
+    dump = Dump(args.db if args.db is not None else default_org())
+    started = time.monotonic()
+    try:
+        with open_target(settings) as target:
+            sf = target.connect()
+            pusher = Pusher(sf, dump, args.idmap, target={"kind": target.kind, "url": target.url},
+                            audit=not args.without_audit_fields, user_map=user_map, batch_size=args.batch_size,
+                            progress=args.progress)  # fmt: skip
+            made = pusher.run()
+    except TargetUnavailable as error:
+        from mock_org.command_line import Unavailable
+
+        raise Unavailable(str(error)) from None
+    took = time.monotonic() - started
+    total = sum(made.values())
+    print(f"pushed {total} records into {target.url} in {took:.1f}s "
+          f"({len(pusher.idmap)} Ids mapped); Id map: {args.idmap}")  # fmt: skip
+    return 0
+
+
+def _json_object(path: Path) -> dict[str, str]:
+    try:
+        document = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        raise BadFile(f"{path}: {error}") from None
+    if not isinstance(document, dict) or not all(isinstance(v, str) for v in document.values()):
+        raise BadFile(f"{path}: give a JSON object of the dump's username → the org's username")
+    return document
+
+
+def _remap(args: argparse.Namespace) -> int:
+    from fixtures import default_org
+
+    from .idmap import IdMapError, load_idmap
+    from .remap import Remapper, remap_file
+    from .source import Dump
+
+    try:
+        idmap = load_idmap(args.idmap)
+    except IdMapError as error:
+        raise BadFile(f"{args.idmap}: {error}") from None
+    dump_path = idmap.source.get("dump")
+    dump = Dump(Path(dump_path) if dump_path and os.path.exists(dump_path) else default_org())
+    prefixes = [sobject.key_prefix for sobject in dump.objects.values()]
+    count = remap_file(args.tasks, args.out, Remapper(idmap, prefixes))
+    print(f"wrote {args.out}: {count} tasks, Ids through {args.idmap} ({len(idmap)} mapped)")
+    return 0

@@ -1,0 +1,88 @@
+"""``crmarena tasks remap``: a task file whose Ids are the org's, through the Id map of a push.
+
+Every string of every task (query, answer, params, context, reference solution) is rewritten: a
+record Id of the dump, in its 18- or its 15-character form, becomes the org's Id in the same form.
+An Id of the dump's objects that the map does not know is refused, with where it is, so that no
+task silently names a record the org does not have.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from mock_org.command_line import BadFile, InvalidData
+from mock_org.ids import to18
+
+from ..records import write_records_atomic
+from .idmap import IdMap
+
+# A word of 15 or 18 letters and digits: a candidate Id (whether it is one is the map's and the prefixes' call).
+_CANDIDATE = re.compile(r"(?<![0-9A-Za-z])[0-9A-Za-z]{15}(?:[0-9A-Za-z]{3})?(?![0-9A-Za-z])")
+
+
+class UnmappedId(InvalidData):
+    """A task names a record of the dump that the Id map does not have."""
+
+
+class Remapper:
+    """Rewrites the dump's Ids through ``idmap``; ``prefixes`` are the key prefixes of the dump's objects."""
+
+    def __init__(self, idmap: IdMap, prefixes: Iterable[str]) -> None:
+        self.flat = idmap.flat()
+        self.prefixes = tuple(prefixes)
+
+    def _looks_like_ours(self, word: str) -> bool:
+        # Our Ids (and a real org's) are prefix + 2-character pod + "0" + serial.
+        return word.startswith(self.prefixes) and word[5] == "0" and any(char.isdigit() for char in word[6:])
+
+    def string(self, text: str, where: str) -> str:
+        def replace(match: re.Match[str]) -> str:
+            word = match.group(0)
+            target = self.flat.get(word)
+            if target is not None:
+                return target if len(word) == 18 else target[:15]
+            if self._looks_like_ours(word) and (len(word) == 15 or _valid18(word)):
+                raise UnmappedId(f"{where}: {word} is a record Id the Id map does not have")
+            return word
+
+        return _CANDIDATE.sub(replace, text)
+
+    def value(self, value: Any, where: str) -> Any:
+        if isinstance(value, str):
+            return self.string(value, where)
+        if isinstance(value, list):
+            return [self.value(item, f"{where}[{index}]") for index, item in enumerate(value)]
+        if isinstance(value, dict):
+            return {key: self.value(item, f"{where}.{key}") for key, item in value.items()}
+        return value
+
+
+def _valid18(word: str) -> bool:
+    try:
+        return to18(word) == word
+    except ValueError:
+        return False
+
+
+def remap_file(source: Path, out: Path, remapper: Remapper) -> int:
+    """Rewrite the JSON Lines task file ``source`` into ``out`` (atomically); the number of tasks."""
+    tasks = []
+    try:
+        text = Path(source).read_text(encoding="utf-8")
+    except UnicodeDecodeError as error:
+        raise BadFile(f"{source} is not a UTF-8 task file: {error}") from None
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            task = json.loads(line)
+        except json.JSONDecodeError as error:
+            raise BadFile(f"{source}:{number}: not JSON ({error.msg}); give a JSON Lines task file") from None
+        label = f"{source}:{number} (idx {task.get('idx')})" if isinstance(task, dict) else f"{source}:{number}"
+        tasks.append(remapper.value(task, label))
+    write_records_atomic(Path(out), tasks)
+    return len(tasks)
