@@ -123,6 +123,11 @@ def write_json_atomic(path: Path, value: Any) -> None:
     _replace(path, lambda handle: handle.write(json.dumps(value, indent=2, ensure_ascii=False) + "\n"))
 
 
+def write_text_atomic(path: Path, text: str) -> None:
+    """Replace ``path`` with ``text``, as write_json_atomic does."""
+    _replace(path, lambda handle: handle.write(text))
+
+
 def write_records_atomic(path: Path, records: Iterable[dict[str, Any]]) -> None:
     """Replace a records file as a whole (``crmarena rescore``)."""
 
