@@ -85,10 +85,13 @@ def _push(args: argparse.Namespace) -> int:
     try:
         with open_target(settings) as target:
             sf = target.connect()
-            pusher = Pusher(sf, dump, args.idmap, target={"kind": target.kind, "url": target.url},
-                            audit=not args.without_audit_fields, user_map=user_map, batch_size=args.batch_size,
-                            progress=args.progress)  # fmt: skip
-            made = pusher.run()
+            try:
+                pusher = Pusher(sf, dump, args.idmap, target={"kind": target.kind, "url": target.url},
+                                audit=not args.without_audit_fields, user_map=user_map, batch_size=args.batch_size,
+                                progress=args.progress)  # fmt: skip
+                made = pusher.run()
+            finally:
+                sf.session.close()
     except TargetUnavailable as error:
         from mock_org.command_line import Unavailable
 
