@@ -136,6 +136,8 @@ class Pusher:
         self.idmap = self._open_idmap(dict(target))
         self.objects = dump.objects
         self._describes: dict[str, dict[str, dict[str, Any]]] = {}
+        self._flat_cache: dict[str, str] = {}
+        self._flat_size = -1
 
     # ------------------------------------------------------------------ the Id map
 
@@ -146,6 +148,10 @@ class Pusher:
         if idmap.source.get("sha256") != self.source["sha256"]:
             raise PushRefused(
                 f"{self.idmap_path} maps another dump ({idmap.source.get('dump')}); give a new --idmap path"
+            )
+        if target.get("url") and idmap.target.get("url") not in (None, target["url"]):
+            raise PushRefused(
+                f"{self.idmap_path} maps records of another org ({idmap.target['url']}); give a new --idmap path"
             )
         return idmap
 
@@ -299,6 +305,7 @@ class Pusher:
         """The record to send for ``row``: its settable fields with their references mapped."""
         described = self._describe(name)
         skipped = {field.lower() for field in skipped}
+        audit = {name.lower() for name in AUDIT_FIELDS}
         flat = self._flat()
         record: dict[str, Any] = {"attributes": {"type": name}}
         for f in self._sent_fields(name):
@@ -306,7 +313,7 @@ class Pusher:
             key = f.name.lower()
             if value is None or key in skipped:
                 continue
-            if not (described[key].get("createable") or key in {a.lower() for a in AUDIT_FIELDS}):
+            if not (described[key].get("createable") or key in audit):
                 continue  # the org sets it itself (a name, an auto number, a status)
             if name == "Account" and key == "name" and row.get("IsPersonAccount"):
                 continue  # a person account's name is its person's
@@ -321,7 +328,8 @@ class Pusher:
         return record
 
     def _flat(self) -> dict[str, str]:
-        if getattr(self, "_flat_size", -1) != len(self.idmap):
+        """Every source Id → the org's (both forms), remade only when the map has grown."""
+        if self._flat_size != len(self.idmap):
             self._flat_cache, self._flat_size = self.idmap.flat(), len(self.idmap)
         return self._flat_cache
 

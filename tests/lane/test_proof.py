@@ -21,7 +21,8 @@ from simple_salesforce import Salesforce
 from eval_suite.lane.idmap import load_idmap
 from eval_suite.lane.push import MATCHED
 from eval_suite.lane.source import Dump
-from fixtures import default_org, default_tasks
+from fixtures import default_org
+from fixtures.default import default_tasks
 
 from .helpers import org_digest, source_digest
 
@@ -53,7 +54,7 @@ def served_empty_org(tls_dir: Path) -> Iterator[dict[str, str]]:
 
 def _login(env: dict[str, str]) -> Salesforce:
     session = requests.Session()
-    session.verify = env["REQUESTS_CA_BUNDLE"]
+    session.verify, session.trust_env = env["REQUESTS_CA_BUNDLE"], False
     return Salesforce(username=env["SALESFORCE_USERNAME"], password=env["SALESFORCE_PASSWORD"],
                       security_token=env["SALESFORCE_SECURITY_TOKEN"], domain=env["SALESFORCE_DOMAIN"],
                       session=session)  # fmt: skip

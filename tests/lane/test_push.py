@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -16,7 +17,7 @@ import pytest
 
 from eval_suite.cli import main
 from eval_suite.lane.idmap import load_idmap, save_idmap
-from eval_suite.lane.push import MATCHED, Pusher
+from eval_suite.lane.push import MATCHED, Pusher, PushRefused
 from eval_suite.lane.source import Dump
 from mock_org.command_line import REFUSED
 
@@ -58,8 +59,15 @@ def test_a_push_makes_the_dump_and_a_second_run_makes_nothing(cut: Dump, tmp_pat
         assert sf.query("SELECT COUNT() FROM Case")["totalSize"] == total
 
 
-def test_without_the_audit_permission_nothing_is_made(cut: Dump, tmp_path: Path, monkeypatch, capsys) -> None:
+def test_a_missing_user_or_permission_is_refused_before_anything_is_made(
+    cut: Dump, tmp_path: Path, monkeypatch, capsys
+) -> None:
     with empty_org(cut.path, audit=False) as org:
+        agent = cut.rows("User")[1]["Username"]
+        lost = Pusher(org.connect(), cut, tmp_path / "lost.json", target={}, progress=False,
+                      user_map={agent: "nobody@example.com"})  # fmt: skip
+        with pytest.raises(PushRefused, match=f"1 User record.* not in the org: {re.escape(agent)}"):
+            lost.run()
         for name, value in org.env().items():
             monkeypatch.setenv(name, value)
         idmap_path = tmp_path / "idmap.json"
