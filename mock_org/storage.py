@@ -1,5 +1,5 @@
 """SQLite storage for an org: SQLAlchemy Core tables from the schema, the SQL functions the query
-compiler needs, indexes and the search index, and the read and write transactions.
+compiler needs, the indexes (indexes.py) and the search index, and the read and write transactions.
 
 The file is in the dump layout (one table per object, one column per field; values.py has the
 formats). Reads run in snapshot transactions on a pool of connections; writes go through one
@@ -21,12 +21,13 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from sqlalchemy import Column, Float, Index, Integer, MetaData, Table, Text, create_engine, event, func, select
+from sqlalchemy import Column, Float, Integer, MetaData, Table, Text, create_engine, event, func, select
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.pool import QueuePool
 from sqlalchemy.sql.elements import ColumnElement
 
 from . import deadline, platform, wildcards
+from .indexes import create_indexes
 from .schema import Field, Schema, SObject
 from .search.index import build_search_index
 
@@ -212,8 +213,8 @@ class Storage:
                 self._current.connection = None
 
     def prepare(self) -> None:
-        """Make a dump ready to serve: WAL mode, the platform's objects and fields (platform.py), an index on
-        every reference field, the search index."""
+        """Make a dump ready to serve: WAL mode, the platform's objects and fields (platform.py), the indexes
+        (indexes.py), the search index."""
         if self.writer is None:
             raise PermissionError("a read-only org cannot be prepared")
         raw = self.writer.raw_connection()  # the journal mode cannot change inside a transaction
@@ -223,12 +224,7 @@ class Storage:
             raw.close()
         with self.write() as connection:
             platform.prepare(self.schema, self.tables, connection)
-            for sobject in self.schema:
-                table = self.table(sobject)
-                for field in sobject.field_list():
-                    if field.is_reference or field.unique or field.external_id:
-                        name = f"ix_{sobject.name}_{field.name}"
-                        Index(name, table.c[field.name]).create(connection, checkfirst=True)
+            create_indexes(self.schema, self.tables, connection)
             build_search_index(self.schema, self.tables, connection)
 
     def create_tables(self) -> None:
