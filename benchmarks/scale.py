@@ -14,8 +14,10 @@ warm (the engine's plan cache is on), so the times are the data's cost, which is
 changes: parse and compile cost the same at any scale.
 
 It prints, per tool query (tool and argument pattern) and per task (its reference's queries
-together), the median over instances at scale 1 and 10 with the old and the new indexes, and the
-ratio scale 10 / scale 1; then the time to build the indexes at each scale.
+together), the median over instances at scale 1 and 10 with the old and the new indexes, the ratio
+scale 10 / scale 1, the records the queries return at each scale (a scale-10 task often asks about
+ten times the records: more agents, more cases in the same period) and the time per record; then
+the time to build the indexes at each scale.
 """
 
 from __future__ import annotations
@@ -254,14 +256,19 @@ class Row:
 
 def _table(title: str, rows: dict[str, Row]) -> None:
     print(f"\n{title}")
-    print(f"{'':58} {'ms at scale 1':>15} {'ms at scale 10':>16} {'10/1':>12} {'records':>13}")
-    print(f"{'':58} {'old':>7} {'new':>7} {'old':>7} {'new':>8} {'old':>6} {'new':>5} {'1':>6} {'10':>6}")
+    print(f"{'':58} {'ms at scale 1':>15} {'ms at scale 10':>16} {'10/1':>12} {'records':>13} {'µs/record new':>20}")
+    print(
+        f"{'':58} {'old':>7} {'new':>7} {'old':>7} {'new':>8} {'old':>6} {'new':>5} {'1':>6} {'10':>6} "
+        f"{'1':>6} {'10':>6} {'10/1':>6}"
+    )
     for label, row in sorted(rows.items()):
         ms = row.ms()
         records = [statistics.median(side) for side in row.records]
+        per_record = [1000 * ms[1] / max(records[0], 1), 1000 * ms[3] / max(records[1], 1)]
         print(
             f"{label[:58]:58} {ms[0]:7.2f} {ms[1]:7.2f} {ms[2]:7.2f} {ms[3]:8.2f} "
-            f"{ms[2] / ms[0]:6.1f} {ms[3] / ms[1]:5.1f} {records[0]:6.0f} {records[1]:6.0f}"
+            f"{ms[2] / ms[0]:6.1f} {ms[3] / ms[1]:5.1f} {records[0]:6.0f} {records[1]:6.0f} "
+            f"{per_record[0]:6.1f} {per_record[1]:6.1f} {per_record[1] / per_record[0]:6.1f}"
         )
 
 

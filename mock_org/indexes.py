@@ -9,8 +9,8 @@ as the org grows.
   external-Id or name field (uniqueness checks on every write, upsert, login by Username, agents'
   ``Name = '…'``) and the Id-holding text fields the tools filter on. SQLite serves
   ``sf_fold(col) = ?`` from such an index with the compiled SQL unchanged.
-* ``fold_<Object>_<Field>_<Field>``: picklists, indexed after the date or reference the tools
-  filter them with (eval_suite/tools/).
+* ``fold_<Object>_<Field>_<Field>`` (``ix_`` when no field is folded): the filters the tools
+  (eval_suite/tools/) combine, picklists after the date or reference they come with.
 
 A picklist never leads an index. SQLite plans without statistics here, and then takes any equality
 on an index's first column for a selective one: an index on Case.Status or Order.Status drove
@@ -43,10 +43,15 @@ FOLDED_TYPES = TEXT_TYPES - {"id", "reference", "multipicklist"}
 # Text fields holding Ids that the CRMArena tools filter on (eval_suite/tools/cases.py: transfers by
 # the agent who gave the case away, OldValue__c IN (…); handled cases by the agent who got it).
 TOOL_FILTERED_TEXT = {"CaseHistory__c": ("OldValue__c", "NewValue__c")}
-# The tools' picklist filters, each after the column that selects first.
+# The tools' filters that go together: picklists after the column that selects first, periods after
+# the agent.
 COMPOUND = (
     # handled, transferred and non-transferred cases: Field__c = 'Owner Assignment' in a period
     ("CaseHistory__c", ("CreatedDate", "Field__c")),
+    # transfers by the qualified agents in a period
+    ("CaseHistory__c", ("OldValue__c", "CreatedDate")),
+    # get_cases of agents in a period (handle_time)
+    ("Case", ("OwnerId", "CreatedDate")),
     # get_cases in a period, with or without statuses (handle_time, best_region_identification)
     ("Case", ("CreatedDate", "Status")),
     # get_cases with issue_ids and statuses (case_routing)

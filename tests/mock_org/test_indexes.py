@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import event
 
-from mock_org.indexes import FOLD_PREFIX, FOLDED_TYPES
+from mock_org.indexes import FOLDED_TYPES
 from mock_org.org import Org
 from mock_org.query import conditions
 from mock_org.storage import Storage, register_functions
@@ -29,7 +29,7 @@ TOOL_QUERIES = [
     (f"SELECT OldValue__c, COUNT(Id) n FROM CaseHistory__c WHERE {ASSIGNMENT} AND OldValue__c != null AND {WINDOW} "
      "GROUP BY OldValue__c", ["fold_CaseHistory__c_CreatedDate_Field__c"]),
     (f"SELECT OldValue__c, COUNT(Id) n FROM CaseHistory__c WHERE {ASSIGNMENT} AND OldValue__c != null AND {WINDOW} "
-     f"AND OldValue__c IN ('{AGENT_A}', '{AGENT_B}') GROUP BY OldValue__c", ["fold_CaseHistory__c_OldValue__c"]),
+     f"AND OldValue__c IN ('{AGENT_A}', '{AGENT_B}') GROUP BY OldValue__c", ["fold_CaseHistory__c_OldValue__c_CreatedDate"]),
     # the child histories go by their case, not by every Owner Assignment
     (f"SELECT Id, (SELECT Id FROM CaseHistories__r WHERE {ASSIGNMENT} AND OldValue__c != null) FROM Case "
      f"WHERE Id IN (SELECT CaseId__c FROM CaseHistory__c WHERE {ASSIGNMENT} AND OldValue__c = null AND {HISTORY}) "
@@ -41,6 +41,8 @@ TOOL_QUERIES = [
      ["fold_Case_IssueId__c_Status"]),
     (f"SELECT Id FROM Case WHERE {WINDOW} AND Status IN ('Closed') AND Id IN ('{CASES[0]}', '{CASES[1]}')",
      ["sqlite_autoindex_Case_1"]),
+    (f"SELECT Id FROM Case WHERE {WINDOW} AND Status IN ('Closed') AND OwnerId IN ('{AGENT_A}', '{AGENT_B}')",
+     ["ix_Case_OwnerId_CreatedDate"]),
     (f"SELECT IssueId__c, COUNT(Id) n FROM Case WHERE OrderItemId__c IN ('{ITEMS[0]}', '{ITEMS[1]}') AND {WINDOW} "
      "AND IssueId__c != null GROUP BY IssueId__c", ["ix_Case_OrderItemId__c"]),
     (f"SELECT Product2Id FROM OrderItem WHERE Order.AccountId = '{ACCOUNTS[0]}' AND Order.EffectiveDate = 2023-01-10 "
@@ -155,7 +157,7 @@ def test_another_sqlite_tool_reads_a_prepared_file_and_can_drop_the_fold_indexes
             plain.execute("UPDATE \"Case\" SET Status = 'New' WHERE Status = 'Closed'")
         # README, "Prepared files": the statements that drop them, made by the shell from the schema.
         drops = plain.execute(
-            f"SELECT 'DROP INDEX \"' || name || '\";' FROM sqlite_master WHERE name LIKE '{FOLD_PREFIX}%'"
+            "SELECT 'DROP INDEX \"' || name || '\";' FROM sqlite_master WHERE name LIKE 'fold\\_%' ESCAPE '\\'"
         ).fetchall()
         plain.executescript("".join(row[0] for row in drops))
         plain.execute("UPDATE \"Case\" SET Status = 'New' WHERE Status = 'Closed'")
