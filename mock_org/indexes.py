@@ -2,8 +2,10 @@
 as the org grows.
 
 * ``ix_<Object>_<Field>``: a plain index on every reference field (parent paths, child subqueries,
-  ``ParentId = ?``, Id lists). ``Id`` has none of its own: as the primary key it already has SQLite's
-  unique index, and a second one only costs every write.
+  ``ParentId = ?``, Id lists) but the audit fields ``CreatedById`` and ``LastModifiedById``: one user
+  made every record of a CRMArena org, so their index matched every row, served no tool's query and
+  cost every write and prepare. ``Id`` has none of its own: as the primary key it already has
+  SQLite's unique index, and a second one only costs every write.
 * ``fold_<Object>_<Field>``: an index on ``sf_fold(field)`` for the selective text fields whose
   equality the query compiler case-folds (``sf_fold(col) = ?``, conditions.py): every unique,
   external-Id or name field (uniqueness checks on every write, upsert, login by Username, agents'
@@ -43,6 +45,7 @@ FOLDED_TYPES = TEXT_TYPES - {"id", "reference", "multipicklist"}
 # Text fields holding Ids that the CRMArena tools filter on (eval_suite/tools/cases.py: transfers by
 # the agent who gave the case away, OldValue__c IN (…); handled cases by the agent who got it).
 TOOL_FILTERED_TEXT = {"CaseHistory__c": ("OldValue__c", "NewValue__c")}
+UNINDEXED_REFERENCES = frozenset({"CreatedById", "LastModifiedById"})
 # The tools' filters that go together: picklists after the column that selects first, periods after
 # the agent.
 COMPOUND = (
@@ -90,6 +93,10 @@ def is_folded_filter(sobject: SObject, field: Field) -> bool:
     )
 
 
+def _indexed_reference(field: Field) -> bool:
+    return field.is_reference and field.name not in UNINDEXED_REFERENCES
+
+
 def planned_indexes(schema: Schema) -> list[IndexSpec]:
     """Every index a prepared org has. A single-field index that a compound one starts with is left
     out: the compound one serves its lookups too."""
@@ -99,14 +106,15 @@ def planned_indexes(schema: Schema) -> list[IndexSpec]:
         _spec(sobject, (field.name,))
         for sobject in schema
         for field in sobject.field_list()
-        if (field.is_reference or is_folded_filter(sobject, field)) and (sobject.name, field.name) not in leading
+        if (_indexed_reference(field) or is_folded_filter(sobject, field)) and (sobject.name, field.name) not in leading
     ]
     return single + compound
 
 
 def retired_indexes(schema: Schema) -> set[str]:
     """Indexes earlier versions made that are no longer planned: the duplicate ``ix_*_Id``, plain
-    indexes on text fields (which no case-folded comparison can use) and those a compound one serves."""
+    indexes on text fields (which no case-folded comparison can use), the audit fields' and those a
+    compound one serves."""
     earlier = {
         f"ix_{sobject.name}_{field.name}"
         for sobject in schema

@@ -112,6 +112,7 @@ def test_no_index_duplicates_the_primary_key_and_old_ones_are_retired(tmp_path: 
     storage.dispose()
     names = index_names(path)
     assert not [name for name in names if name.endswith("_Id")]
+    assert not [name for name in names if name.endswith(("_CreatedById", "_LastModifiedById"))]
     assert "ix_User_Username" not in names and "fold_User_Username" in names
     assert {"ix_Case_AccountId", "fold_Case_CaseNumber", "fold_Case_CreatedDate_Status"} <= names
     assert "ix_Case_IssueId__c" not in names  # fold_Case_IssueId__c_Status serves it
