@@ -32,7 +32,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from contextlib import closing
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +45,7 @@ from mock_org.clock import OrgClock
 from mock_org.copies import prepared_copy
 from mock_org.indexes import FOLD_PREFIX, create_indexes
 from mock_org.org import Org
+from mock_org.platform import org_schema
 from mock_org.schema import Schema, default_schema
 from mock_org.storage import Storage, register_functions
 
@@ -75,12 +76,11 @@ def drop_indexes(connection: sqlite3.Connection) -> None:
 def old_indexes(schema: Schema, connection: sqlite3.Connection) -> None:
     """Turn a prepared copy's indexes into the ones a dump got before mock_org/indexes.py."""
     drop_indexes(connection)
-    connection.execute("DROP TABLE IF EXISTS sqlite_stat1")  # earlier prepares made no statistics
     for sobject in schema:
-        for field in sobject.field_list():
-            if field.is_reference or field.unique or field.external_id:
+        for schema_field in sobject.field_list():
+            if schema_field.is_reference or schema_field.unique or schema_field.external_id:
                 connection.execute(
-                    f'CREATE INDEX "ix_{sobject.name}_{field.name}" ON "{sobject.name}" ("{field.name}")'
+                    f'CREATE INDEX "ix_{sobject.name}_{schema_field.name}" ON "{sobject.name}" ("{schema_field.name}")'
                 )
 
 
@@ -92,7 +92,7 @@ def _copies(source: Path, scratch: Path, label: str) -> tuple[Path, Path]:
     with closing(sqlite3.connect(old, isolation_level=None)) as connection:
         register_functions(connection)
         connection.execute("BEGIN")
-        old_indexes(default_schema(), connection)
+        old_indexes(org_schema(default_schema()), connection)
         connection.execute("COMMIT")
     return old, new
 
@@ -239,12 +239,8 @@ class Row:
     """Per-instance seconds on the four copies (scale 1 old, 1 new, 10 old, 10 new) and the records
     returned at each scale."""
 
-    seconds: tuple[list[float], ...] = ((), (), (), ())  # type: ignore[assignment]
-    records: tuple[list[int], list[int]] = ((), ())  # type: ignore[assignment]
-
-    def __post_init__(self) -> None:
-        self.seconds = ([], [], [], [])
-        self.records = ([], [])
+    seconds: list[list[float]] = field(default_factory=lambda: [[], [], [], []])
+    records: list[list[int]] = field(default_factory=lambda: [[], []])
 
     def ms(self) -> list[float]:
         return [statistics.median(side) * 1000 if side else float("nan") for side in self.seconds]
