@@ -368,7 +368,9 @@ def test_an_in_list_costs_linear_time(client: Client) -> None:
         answer = client.get(f"{V}/query", params={"q": f"SELECT Id FROM PricebookEntry WHERE UnitPrice IN ({values})"})
         timings.append(time.monotonic() - started)
         assert answer.status == 200, answer.text
-    assert timings[1] < 3.0, timings
+    # Linear: 8× the values cost about 8× (quadratic would be 64×); an absolute floor keeps a fast
+    # machine's tiny first timing from making the ratio noisy, and a loaded one's from failing it.
+    assert timings[1] < max(3.0, 25 * timings[0]), timings
 
 
 @pytest.mark.parametrize("operator", ["OR", "AND"])
