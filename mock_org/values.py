@@ -79,6 +79,12 @@ def wire_value(field_type: str, stored: Any) -> Any:
     return stored
 
 
+def plain_double(value: float) -> bool:
+    """Whether Python's repr of ``value`` already is Java's Double.toString: finite and 0 or within
+    [1e-3, 1e7), where both print the shortest round-tripping digits in plain notation."""
+    return value == 0 or 1e-3 <= abs(value) < 1e7
+
+
 def java_double(value: float) -> str:
     """How Salesforce prints a double: Java's Double.toString — always a decimal point, and E notation
     from 1e7 up and below 1e-3 (15000.0, 9.9213206E7, 1.0E-4)."""

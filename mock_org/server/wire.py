@@ -1,7 +1,11 @@
 """Response bodies as a real org writes them: JSON with Java's double formatting, and the content type.
 
 Salesforce prints doubles with Java's ``Double.toString`` (``15000.0``, ``9.9213206E7``), which is
-valid JSON that Python's json module cannot produce, so the encoder here is a small one of our own.
+valid JSON that Python's json module cannot produce; NaN and infinities go out as null. Python's
+repr agrees with Java for 0 and within [1e-3, 1e7) — nearly every double an org holds — so the
+json module's C encoder writes a value whose doubles all lie there, and a small encoder of our own
+(``java_dumps``, the rules) the rare rest. Shaped query records say whether they hold such a double
+(query/shape.py ``Records``), so a query result is not looked through.
 """
 
 from __future__ import annotations
@@ -12,13 +16,49 @@ from typing import Any
 
 from flask import Response
 
-from ..values import java_double
+from ..query.shape import Records
+from ..values import java_double, plain_double
 
 JSON_TYPE = "application/json;charset=UTF-8"
 
+# Key order kept (clients and CRMArena read it), non-ASCII as it is, no spaces: as a real org writes.
+_C_ENCODE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), check_circular=False).encode
+_PLAIN_SCALARS = (str, int, bool, type(None))  # exact types: subclasses go to the rules
+
 
 def dumps(value: Any) -> str:
-    """``value`` as JSON text; key order is kept, because clients and CRMArena read it."""
+    """``value`` as JSON text, as ``java_dumps`` writes it, by the C encoder when that gives the same."""
+    return _C_ENCODE(value) if _c_writes_as_java(value) else java_dumps(value)
+
+
+def _c_writes_as_java(value: Any) -> bool:
+    """Whether the C encoder writes ``value`` byte for byte as ``java_dumps``: only str keys, no
+    double outside plain_double's range, nothing but dicts, lists, tuples and JSON scalars."""
+    pending = [value]
+    while pending:
+        item = pending.pop()
+        kind = item.__class__
+        if kind in _PLAIN_SCALARS:
+            continue
+        if kind is float:
+            if not plain_double(item):
+                return False
+        elif kind is Records:
+            if item.java_doubles:
+                return False
+        elif kind is dict:
+            if not all(key.__class__ is str for key in item):
+                return False
+            pending.extend(item.values())
+        elif kind is list or kind is tuple:
+            pending.extend(item)
+        else:
+            return False
+    return True
+
+
+def java_dumps(value: Any) -> str:
+    """The rules: ``value`` as JSON text with Java's doubles; key order is kept."""
     parts: list[str] = []
     _encode(value, parts.append)
     return "".join(parts)
