@@ -83,10 +83,12 @@ def p(values: list[float], quantile: float) -> float:
     return ordered[min(len(ordered) - 1, round(quantile * (len(ordered) - 1)))]
 
 
-def start_server(path: Path, tls_dir: Path) -> tuple[subprocess.Popen, int, dict[str, str]]:
+def start_server(
+    path: Path, tls_dir: Path, env: dict[str, str] | None = None
+) -> tuple[subprocess.Popen, int, dict[str, str]]:
     command = [sys.executable, "-m", "eval_suite.cli", "serve", "--db", str(path), "--copy", "--port", "0",
                "--tls-dir", str(tls_dir), "--today", TODAY]  # fmt: skip
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, env=env)
     exports: dict[str, str] = {}
     port = 0
     assert process.stdout is not None

@@ -9,16 +9,14 @@ from __future__ import annotations
 import functools
 from collections import deque
 from collections.abc import Callable, Iterator
-from pathlib import Path
 
 from lark import Lark, Token
 from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from . import keywords, nodes
 from .errors import QuerySyntaxError
+from .grammar_cache import open_grammar
 from .transformer import SearchTransformer, SoqlTransformer
-
-_HERE = Path(__file__).parent
 
 # Names that are keywords only when their clause really starts here; LALR(1) cannot tell
 # `FROM Account ORDER BY Name` from `FROM Account Order` (an alias) by one token alone.
@@ -104,30 +102,33 @@ def _error_at(token: Token, message: str) -> QuerySyntaxError:
 
 @functools.cache
 def _search_parser() -> Lark:
-    return Lark.open(
+    return open_grammar(
         "search.lark",
-        rel_to=str(_HERE / "search.lark"),
         parser="lalr",
         lexer="basic",
         start="search_expression",
         postlex=_SearchPostLexer(),
-        cache=True,
         transformer=SearchTransformer(),
     )
 
 
 @functools.cache
 def _query_parser() -> Lark:
-    return Lark.open(
+    return open_grammar(
         "soql.lark",
-        rel_to=str(_HERE / "soql.lark"),
         parser="lalr",
         lexer="basic",
         start=["soql_query", "sosl_query"],
         postlex=_SoqlPostLexer(),
-        cache=True,
         transformer=SoqlTransformer(_parse_search_text),
     )
+
+
+def warm() -> None:
+    """Load both parsers (building their cache files if missing) and lex once with each, so that the
+    first real query pays neither (a server calls this before it listens)."""
+    parse_soql("SELECT Id FROM Account WHERE Name = 'x'")
+    parse_sosl("FIND {x} RETURNING Account(Id)")
 
 
 def _expected(error: UnexpectedInput) -> tuple[str, ...]:

@@ -1,5 +1,6 @@
 """``create_app(org, settings)``: the only Flask factory. It binds the URL table, checks the session of
-every protected request, counts it against the API allowance and stamps ``Sforce-Limit-Info``."""
+every protected request, counts it against the API allowance and stamps ``Sforce-Limit-Info``; and it
+readies the query parsers, so that a new server's first query costs what any other does."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ from typing import Any
 from flask import Flask, Response, g, request
 from werkzeug.datastructures import EnvironHeaders
 from werkzeug.exceptions import RequestEntityTooLarge
+
+import soql_parser
 
 from ..auth import Authenticator
 from ..ids import IdMinter
@@ -30,6 +33,7 @@ UNAUTHENTICATED_BODY_BYTES = 1024 * 1024
 
 def create_app(org: Org, settings: Settings | None = None) -> Flask:
     settings = settings or Settings()
+    soql_parser.warm()
     app = Flask(__name__)
     app.config["MAX_CONTENT_LENGTH"] = settings.max_body_bytes
     app.url_map.converters.update(CONVERTERS)
