@@ -13,7 +13,9 @@ IN list of 60 Account Ids (get_shipping_state), and ~1,000 cases of a period (ge
 warm (one text repeated) and cold (a new text every call: the same shape with fresh Ids or literals,
 as tool calls make them). A cold text is sent to ours first — that call's answer is what the floor
 then replays — so the two sides alternate call by call. Medians, and the ratio ours/floor against
-the goals (≤ 1.5× warm, ≤ 2× cold, issue 14).
+the goals (≤ 1.5× warm, ≤ 2× cold, issue 14). ``--baseline TREE`` adds a server run from another
+checkout (``git archive main | tar -x -C /tmp/main``), timed in the same rounds: before and after
+in one run; its answers must be byte-identical to ours.
 """
 
 from __future__ import annotations
@@ -159,60 +161,80 @@ def timed(action: Callable[[], object]) -> float:
     return time.perf_counter() - started
 
 
-def measure(ours: Salesforce, floor_sf: Salesforce, floor: Floor, shape: Shape, rounds: int) -> dict[str, tuple]:
-    """{warm|cold: (rows, ours median, floor median)}, the two sides alternating call by call."""
-    answers: list[requests.Response] = []
-    ours.session.hooks["response"].append(lambda response, **_: answers.append(response))
+def login(port: int, exports: dict[str, str]) -> Salesforce:
+    return Salesforce(username=exports["CRMARENA_USERNAME"], password=exports["CRMARENA_PASSWORD"],
+                      security_token=exports["CRMARENA_SECURITY_TOKEN"], domain=f"127.0.0.1:{port}/login")  # fmt: skip
+
+
+def measure(servers: list[Salesforce], floor_sf: Salesforce, floor: Floor, shape: Shape, rounds: int) -> dict:
+    """{warm|cold: (rows, median per server, floor median)}, all sides alternating call by call; the
+    floor replays what the first server answered, and every server must answer the same body."""
+    answers: list[list[requests.Response]] = [[] for _ in servers]
+    for sf, found in zip(servers, answers, strict=True):
+        sf.session.hooks["response"].append(lambda response, found=found, **_: found.append(response))
     try:
-        rows = ours.query_all(shape.warm)["totalSize"]
-        floor.learn(answers[-1])
-        if floor_sf.query_all(shape.warm) != ours.query_all(shape.warm):
+        rows = servers[0].query_all(shape.warm)["totalSize"]
+        floor.learn(answers[0][-1])
+        if floor_sf.query_all(shape.warm) != servers[0].query_all(shape.warm):
             raise RuntimeError(f"the floor does not replay {shape.label!r}")
-        found: dict[str, tuple] = {}
+        results: dict[str, tuple] = {}
         for mode in ("warm", "cold"):
-            mine, least = [], []
+            times: list[list[float]] = [[] for _ in servers]
+            least = []
             for number in range(rounds):
                 text = shape.warm if mode == "warm" else shape.fresh(number)
-                mine.append(timed(lambda text=text: ours.query_all(text)))
+                for sf, found in zip(servers, times, strict=True):
+                    found.append(timed(lambda sf=sf, text=text: sf.query_all(text)))
+                if len({found[-1].content for found in answers}) != 1:
+                    raise RuntimeError(f"the servers answer {text!r} differently")
                 if mode == "cold":
-                    floor.learn(answers[-1])
+                    floor.learn(answers[0][-1])
                 least.append(timed(lambda text=text: floor_sf.query_all(text)))
-            found[mode] = (rows, statistics.median(mine), statistics.median(least))
-        return found
+            results[mode] = (rows, [statistics.median(found) for found in times], statistics.median(least))
+        return results
     finally:
-        ours.session.hooks["response"].clear()
+        for sf in servers:
+            sf.session.hooks["response"].clear()
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=200, help="timed calls per side, query and mode (default 200)")
+    parser.add_argument("--baseline", type=Path, metavar="TREE",
+                        help="also serve from this checkout of the project (say, an export of main), measured "
+                             "in the same rounds, and check it answers the same bytes")  # fmt: skip
     args = parser.parse_args(argv)
 
     with tempfile.TemporaryDirectory() as scratch:
         path = prepared_copy(default_org(), Path(scratch) / "org.db")
         tls_dir = Path(scratch) / "tls"
-        process, port, exports = start_server(path, tls_dir)
+        processes = [start_server(path, tls_dir)]
+        if args.baseline:
+            tree = str(args.baseline.resolve())
+            processes.append(start_server(path, tls_dir, {**os.environ, "PYTHONPATH": tree}))
         floor = Floor(tls_dir / "server.pem", tls_dir / "server-key.pem")
         try:
-            os.environ["REQUESTS_CA_BUNDLE"] = exports["REQUESTS_CA_BUNDLE"]
-            ours = Salesforce(username=exports["CRMARENA_USERNAME"], password=exports["CRMARENA_PASSWORD"],
-                              security_token=exports["CRMARENA_SECURITY_TOKEN"], domain=f"127.0.0.1:{port}/login")  # fmt: skip
-            floor_sf = Salesforce(instance_url=f"https://127.0.0.1:{floor.port}", session_id=ours.session_id)
-            results = [(shape, measure(ours, floor_sf, floor, shape, args.rounds)) for shape in shapes(path)]
+            os.environ["REQUESTS_CA_BUNDLE"] = processes[0][2]["REQUESTS_CA_BUNDLE"]
+            servers = [login(port, exports) for _, port, exports in processes]
+            floor_sf = Salesforce(instance_url=f"https://127.0.0.1:{floor.port}", session_id=servers[0].session_id)
+            results = [(shape, measure(servers, floor_sf, floor, shape, args.rounds)) for shape in shapes(path)]
         finally:
             floor.stop()
-            process.send_signal(signal.SIGINT)
-            process.wait(timeout=30)
+            for process, _, _ in processes:
+                process.send_signal(signal.SIGINT)
+                process.wait(timeout=30)
 
     print(f"{args.rounds} calls per side, query and mode, sides alternating; medians in ms; "
           "simple-salesforce query_all over HTTPS on loopback")  # fmt: skip
-    print(f"{'query':32} {'mode':4} {'rows':>5} {'ours':>7} {'floor':>7} {'ours/floor':>10} {'goal':>5}")
+    base = f" {'base':>7} {'base/floor':>10}" if args.baseline else ""
+    print(f"{'query':32} {'mode':4} {'rows':>5} {'ours':>7} {'floor':>7} {'ours/floor':>10} {'goal':>5}{base}")
     for shape, found in results:
-        for mode, (rows, mine, least) in found.items():
-            ratio = mine / least
+        for mode, (rows, medians, least) in found.items():
+            ratio = medians[0] / least
             verdict = "met" if ratio <= GOALS[mode] else "MISSED"
-            print(f"{shape.label:32} {mode:4} {rows:5d} {mine * 1e3:7.2f} {least * 1e3:7.2f} {ratio:9.2f}× "
-                  f"≤{GOALS[mode]}× {verdict}")  # fmt: skip
+            extra = f" {medians[1] * 1e3:7.2f} {medians[1] / least:9.2f}×" if args.baseline else ""
+            print(f"{shape.label:32} {mode:4} {rows:5d} {medians[0] * 1e3:7.2f} {least * 1e3:7.2f} {ratio:9.2f}× "
+                  f"≤{GOALS[mode]}× {verdict:6}{extra}")  # fmt: skip
     return 0
 
 
