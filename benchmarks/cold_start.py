@@ -7,7 +7,8 @@ image holds no parser cache) and with the directories a previous start left (an 
 the cache, or the second start on one machine) — logs in with simple-salesforce, and times the
 first ``query_all`` (a tool-shaped text), then ten more new texts of the same shape. It prints,
 per case, the median over rounds of the first query, of the later ones (their median), and of the
-time from starting the process to its listening.
+time from starting the process to its listening. ``--baseline TREE`` alternates every start with
+one of another checkout (``git archive main | tar -x -C /tmp/main``): before and after in one run.
 """
 
 from __future__ import annotations
@@ -32,11 +33,13 @@ from mock_org.copies import prepared_copy
 LATER = 10
 
 
-def one_start(path: Path, scratch: Path, home: Path) -> tuple[float, float, float]:
+def one_start(path: Path, scratch: Path, home: Path, tree: Path | None = None) -> tuple[float, float, float]:
     """(seconds to listening, first query, median of the later ones) of one fresh server whose
-    cache and temporary directories are under ``home``."""
+    cache and temporary directories are under ``home`` (run from the checkout ``tree`` if given)."""
     (home / "tmp").mkdir(parents=True, exist_ok=True)
     env = {**os.environ, "CRMARENA_CACHE_DIR": str(home / "cache"), "TMPDIR": str(home / "tmp")}
+    if tree is not None:
+        env["PYTHONPATH"] = str(tree.resolve())
     started = time.perf_counter()
     process, port, exports = start_server(path, scratch / "tls", env)
     listening = time.perf_counter() - started
@@ -60,25 +63,35 @@ def one_start(path: Path, scratch: Path, home: Path) -> tuple[float, float, floa
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=3, help="server starts per case (default 3)")
+    parser.add_argument("--baseline", type=Path, metavar="TREE",
+                        help="also start servers from this checkout of the project (say, an export of main), "
+                             "alternating with ours")  # fmt: skip
     args = parser.parse_args(argv)
 
-    found: dict[str, list[tuple[float, float, float]]] = {"no cache": [], "cache": []}
+    trees: dict[str, Path | None] = {"ours": None, **({"base": args.baseline} if args.baseline else {})}
+    found: dict[tuple[str, str], list[tuple[float, float, float]]] = {}
     with tempfile.TemporaryDirectory() as scratch_name:
         scratch = Path(scratch_name)
         path = prepared_copy(default_org(), scratch / "org.db")
         kept = scratch / "kept"
-        one_start(path, scratch, kept)  # leaves the caches a later "cache" start finds
+        for tree in trees.values():
+            one_start(path, scratch, kept, tree)  # leaves the caches a later "cache" start finds
         for number in range(args.rounds):
-            empty = scratch / f"empty-{number}"
-            found["no cache"].append(one_start(path, scratch, empty))
-            shutil.rmtree(empty)
-            found["cache"].append(one_start(path, scratch, kept))
+            for name, tree in trees.items():
+                empty = scratch / f"empty-{name}-{number}"
+                found.setdefault((name, "no cache"), []).append(one_start(path, scratch, empty, tree))
+                shutil.rmtree(empty)
+                found.setdefault((name, "cache"), []).append(one_start(path, scratch, kept, tree))
 
     print(f"{args.rounds} server starts per case, alternating; medians; times in ms but listening")
-    print(f"{'case':9} {'listening (s)':>13} {'first query':>11} {'later queries':>13} {'first − later':>13}")
-    for case, starts in found.items():
+    print(
+        f"{'server':6} {'case':9} {'listening (s)':>13} {'first query':>11} {'later queries':>13} {'first − later':>13}"
+    )
+    for (name, case), starts in sorted(found.items(), key=lambda item: (item[0][1], item[0][0] != "ours")):
         listening, first, later = (statistics.median(column) for column in zip(*starts, strict=True))
-        print(f"{case:9} {listening:13.2f} {first * 1e3:11.1f} {later * 1e3:13.1f} {(first - later) * 1e3:13.1f}")
+        print(
+            f"{name:6} {case:9} {listening:13.2f} {first * 1e3:11.1f} {later * 1e3:13.1f} {(first - later) * 1e3:13.1f}"
+        )
     return 0
 
 
