@@ -38,10 +38,8 @@ def one_start(path: Path, scratch: Path, home: Path, tree: Path | None = None) -
     cache and temporary directories are under ``home`` (run from the checkout ``tree`` if given)."""
     (home / "tmp").mkdir(parents=True, exist_ok=True)
     env = {**os.environ, "CRMARENA_CACHE_DIR": str(home / "cache"), "TMPDIR": str(home / "tmp")}
-    if tree is not None:
-        env["PYTHONPATH"] = str(tree.resolve())
     started = time.perf_counter()
-    process, port, exports = start_server(path, scratch / "tls", env)
+    process, port, exports = start_server(path, scratch / "tls", env, tree)
     listening = time.perf_counter() - started
     try:
         os.environ["REQUESTS_CA_BUNDLE"] = exports["REQUESTS_CA_BUNDLE"]

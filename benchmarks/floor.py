@@ -225,8 +225,7 @@ def main(argv: list[str] | None = None) -> int:
         tls_dir = Path(scratch) / "tls"
         processes = [start_server(path, tls_dir)]
         if args.baseline:
-            tree = str(args.baseline.resolve())
-            processes.append(start_server(path, tls_dir, {**os.environ, "PYTHONPATH": tree}))
+            processes.append(start_server(path, tls_dir, tree=args.baseline))
         floor = Floor(tls_dir / "server.pem", tls_dir / "server-key.pem")
         try:
             os.environ["REQUESTS_CA_BUNDLE"] = processes[0][2]["REQUESTS_CA_BUNDLE"]

@@ -84,11 +84,15 @@ def p(values: list[float], quantile: float) -> float:
 
 
 def start_server(
-    path: Path, tls_dir: Path, env: dict[str, str] | None = None
+    path: Path, tls_dir: Path, env: dict[str, str] | None = None, tree: Path | None = None
 ) -> tuple[subprocess.Popen, int, dict[str, str]]:
+    """``crmarena serve`` on a copy of ``path``; from the checkout ``tree`` instead of this one if given
+    (run there, so that its packages are the ones imported)."""
+    if tree is not None:
+        env = {**(env or os.environ), "PYTHONPATH": str(tree.resolve())}
     command = [sys.executable, "-m", "eval_suite.cli", "serve", "--db", str(path), "--copy", "--port", "0",
                "--tls-dir", str(tls_dir), "--today", TODAY]  # fmt: skip
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, env=env)
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, env=env, cwd=tree)
     exports: dict[str, str] = {}
     port = 0
     assert process.stdout is not None
