@@ -21,7 +21,7 @@ from soql_parser import nodes
 
 from ..errors import MalformedQuery
 from ..schema import TEXT_TYPES
-from ..storage import fold, one_of
+from ..storage import INLINE_VALUES, fold, one_of
 from .expressions import WHERE, ExpressionCompiler, Operand
 from .operands import Range, like_pattern, type_error
 from .scope import Scope, root_scope
@@ -73,6 +73,7 @@ class ConditionCompiler:
         self.semijoins = semijoins
         self.query = expressions.query
         self.operands = expressions.scope.context.operands
+        self.binds = expressions.scope.context.binds
         self._semijoin_count = 0
 
     def compile(self, condition: nodes.Condition) -> ColumnElement:
@@ -143,9 +144,18 @@ class ConditionCompiler:
         if condition.operator == "LIKE":
             if operand.type not in _LIKE_TYPES or isinstance(condition.value, nodes.NullLiteral):
                 raise MalformedQuery.at(self.query, condition.left.pos, f"invalid operator on {operand.type} field")
-            return func.sf_matches(operand.sql, like_pattern(condition.value, self.query)) == 1
-        value = self._read(operand, condition.value)
+            pattern = self.binds.bind(
+                condition.value,
+                like_pattern(condition.value, self.query),
+                lambda literal: like_pattern(literal, self.query),
+            )
+            return func.sf_matches(operand.sql, pattern) == 1
+        value = self._bound_read(operand, condition.value)
         return self._compare(operand, condition.operator, value, condition.value)
+
+    def _bound_read(self, operand: Operand, literal: nodes.Literal) -> object:
+        """``_read``, as a named bind when the literal is lifted out of the query's shape (binds.py)."""
+        return self.binds.bind(literal, self._read(operand, literal), lambda other: self._read(operand, other))
 
     def _compare(self, operand: Operand, operator: str, value: object, literal: nodes.Literal) -> ColumnElement:
         column = operand.sql
@@ -186,6 +196,12 @@ class ConditionCompiler:
             return self._includes(operand, condition)
         values = [self._read(operand, literal) for literal in condition.values]
         plain = [value for value in values if value is not None and not isinstance(value, Range)]
+        if len(plain) <= INLINE_VALUES:  # a longer list is one JSON value (one_of), never rebound
+            plain = [
+                self.binds.bind(literal, value, lambda other: self._read(operand, other))
+                for literal, value in zip(condition.values, values, strict=True)
+                if value is not None and not isinstance(value, Range)
+            ]
         left = func.sf_fold(operand.sql) if operand.type in _FOLDED else operand.sql
         parts = [one_of(left, plain)] if plain else []
         parts += [self._in_range(operand.sql, "=", value) for value in values if isinstance(value, Range)]

@@ -13,12 +13,14 @@ from typing import Any
 from sqlalchemy.engine import Connection
 
 from soql_parser import QuerySyntaxError, parse_soql
+from soql_parser.shapes import query_shape
 
 from .. import deadline
 from ..clock import OrgClock
 from ..errors import MalformedQuery
 from ..schema import Schema
 from ..storage import Storage
+from .binds import LiteralBinds, Rebind, rebound
 from .compile import compile_query
 from .locators import CursorStore
 from .scope import QueryContext
@@ -41,8 +43,13 @@ class QueryEngine:
     ``timeout`` is how long a query may run before it answers QUERY_TIMEOUT (deadline.py).
 
     A plan depends on the text, the queryAll flag, the user (USING SCOPE mine) and the clock it is
-    read with (relative date literals), so those make its key. ``clock`` on a call replaces the
-    engine's own for that call only (a session's own clock, set through the mock-only clock resource).
+    read with (relative date literals resolve when the plan is compiled, so the day and the calendar
+    settings they are read in), so those make its key. ``clock`` on a call replaces the engine's own
+    for that call only (a session's own clock, set through the mock-only clock resource).
+
+    Besides the plans by text, as many are kept by shape (soql_parser/shapes.py): a text never seen
+    whose shape is known takes that shape's plan with its own literals bound (binds.py), without
+    being parsed or compiled.
     """
 
     def __init__(
@@ -56,28 +63,54 @@ class QueryEngine:
         self.cursors = CursorStore()
         self.plan_cache = plan_cache
         self._plans: OrderedDict[tuple, QueryPlan] = OrderedDict()
+        self._shapes: OrderedDict[tuple, tuple[QueryPlan, tuple[Rebind, ...]]] = OrderedDict()
         self._plans_lock = threading.Lock()
 
     def plan(
         self, text: str, *, include_deleted: bool = False, user_id: str | None = None, clock: OrgClock | None = None
     ) -> QueryPlan:
         clock = clock or self.clock
-        key = (text, include_deleted, user_id, clock.today(), clock.timezone)
-        with self._plans_lock:
-            cached = self._plans.get(key)
-            if cached is not None:
-                self._plans.move_to_end(key)
-                return cached
-        with deadline.limited(self.timeout):  # a huge query's compile counts too, and may be too complicated
-            plan = self._compile(text, include_deleted=include_deleted, user_id=user_id, clock=clock)
+        reading = (include_deleted, user_id, clock.today(), clock.timezone, clock.week_start,
+                   clock.fiscal_year_start_month)  # fmt: skip
+        key = (text, *reading)
+        cached = self._cached(self._plans, key)
+        if cached is not None:
+            return cached
+        shape = query_shape(text) if self.plan_cache and len(text) <= MAX_QUERY_LENGTH else None
+        shape_key = (shape.key, *reading) if shape is not None else None
+        plan = None
+        if shape is not None:
+            shared = self._cached(self._shapes, shape_key)
+            if shared is not None:
+                plan = rebound(*shared, shape.literals)  # None: a literal that does not convert
+        if plan is None:
+            slots = {literal.pos: index for index, literal in enumerate(shape.literals)} if shape else None
+            binds = LiteralBinds(slots)
+            with deadline.limited(self.timeout):  # a huge query's compile counts too, and may be too complicated
+                plan = self._compile(text, include_deleted=include_deleted, user_id=user_id, clock=clock, binds=binds)
+            rebinds = binds.shareable(plan, self.storage.reader.dialect) if shape is not None else None
+            if rebinds is not None:
+                self._keep(self._shapes, shape_key, (plan, rebinds))
         if self.plan_cache:
-            with self._plans_lock:
-                self._plans[key] = plan
-                while len(self._plans) > self.plan_cache:
-                    self._plans.popitem(last=False)
+            self._keep(self._plans, key, plan)
         return plan
 
-    def _compile(self, text: str, *, include_deleted: bool, user_id: str | None, clock: OrgClock) -> QueryPlan:
+    def _cached(self, cache: OrderedDict, key: tuple) -> Any:
+        with self._plans_lock:
+            found = cache.get(key)
+            if found is not None:
+                cache.move_to_end(key)
+            return found
+
+    def _keep(self, cache: OrderedDict, key: tuple, value: Any) -> None:
+        with self._plans_lock:
+            cache[key] = value
+            while len(cache) > self.plan_cache:
+                cache.popitem(last=False)
+
+    def _compile(
+        self, text: str, *, include_deleted: bool, user_id: str | None, clock: OrgClock, binds: LiteralBinds
+    ) -> QueryPlan:
         if not isinstance(text, str) or not text.strip():
             raise MalformedQuery("SOQL statements cannot be empty or null")
         if len(text) > MAX_QUERY_LENGTH:
@@ -87,8 +120,9 @@ class QueryEngine:
         except QuerySyntaxError as error:
             raise syntax_error(text, error) from None
         context = QueryContext(
-            self.schema, self.storage.tables, clock, text, include_deleted=include_deleted, user_id=user_id
-        )
+            self.schema, self.storage.tables, clock, text, include_deleted=include_deleted, user_id=user_id,
+            binds=binds,
+        )  # fmt: skip
         return compile_query(context, tree)
 
     def query(
@@ -152,10 +186,13 @@ class QueryEngine:
         if plan.aggregate is not None:
             return shape_aggregates(plan.aggregate, rows)
         assert plan.template is not None
-        children = self._children(plan, rows, connection, version)
+        children = self._children(plan, rows, connection, version, plan.literals)
         return shape_records(plan.template, rows, version, children)
 
-    def _children(self, plan: QueryPlan, rows: list, connection: Connection, version: str) -> ChildRecords:
+    def _children(
+        self, plan: QueryPlan, rows: list, connection: Connection, version: str, literals: dict[str, Any]
+    ) -> ChildRecords:
+        """The child subqueries' records by parent Id; ``literals`` are the root plan's literal values."""
         assert plan.template is not None
         slots = [entry for entry in plan.template.entries if isinstance(entry, ChildSlot)]
         if not slots or not rows:
@@ -168,8 +205,8 @@ class QueryEngine:
             child_rows = []
             for start in range(0, len(parent_ids), _CHUNK):
                 chunk = parent_ids[start : start + _CHUNK]
-                child_rows += connection.execute(child_plan.statement, {"parent_ids": chunk}).all()
-            grandchildren = self._children(child_plan, child_rows, connection, version)
+                child_rows += connection.execute(child_plan.statement, {**literals, "parent_ids": chunk}).all()
+            grandchildren = self._children(child_plan, child_rows, connection, version, literals)
             records = shape_records(child_plan.template, child_rows, version, grandchildren)
             by_parent: dict[str, list[dict[str, Any]]] = {}
             for row, record in zip(child_rows, records, strict=True):

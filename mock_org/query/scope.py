@@ -19,6 +19,7 @@ from soql_parser import nodes
 from ..clock import OrgClock
 from ..errors import NO_SUCH_SOBJECT, InvalidType, MalformedQuery
 from ..schema import Schema, SObject
+from .binds import LiteralBinds
 from .names import ColumnRef, Hop, NameResolver
 from .operands import OperandReader
 
@@ -33,6 +34,7 @@ class QueryContext:
     query: str
     include_deleted: bool = False
     user_id: str | None = None
+    binds: LiteralBinds = field(default_factory=LiteralBinds)  # lifted literals become named binds (binds.py)
     _aliases: itertools.count = field(default_factory=itertools.count)
 
     def __post_init__(self) -> None:

@@ -7,7 +7,7 @@ nested records a real org returns (parents as nested objects, children as nested
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from sqlalchemy.engine import Dialect
@@ -92,7 +92,8 @@ class QueryPlan:
     """A compiled SELECT: run ``statement``, then shape its rows with the template.
 
     For a child subquery ``link_index`` is the column holding the parent Id and the statement takes
-    the parent Ids as the expanding parameter ``parent_ids``.
+    the parent Ids as the expanding parameter ``parent_ids``. ``literals`` replaces the values of named
+    literal binds (binds.py): a plan compiled for one query serves another of the same shape.
     """
 
     statement: Select
@@ -103,7 +104,8 @@ class QueryPlan:
     sobject: str = ""
     limit: int | None = None  # the query's own LIMIT and OFFSET (already in ``statement``)
     offset: int | None = None
-    _sql: tuple[str, tuple[Any, ...]] | None = field(default=None, repr=False)
+    literals: dict[str, Any] = field(default_factory=dict)
+    _sql: PositionalSql | None = field(default=None, repr=False)
 
     def sql(self, dialect: Dialect) -> tuple[str, tuple[Any, ...]]:
         """The statement as SQLite text with its bound values in order, compiled once per plan.
@@ -113,20 +115,45 @@ class QueryPlan:
         """
         if self._sql is None:
             self._sql = positional_sql(self.statement, dialect)
-        return self._sql
+        return self._sql.bound(self.literals)
+
+    def bind_names(self, dialect: Dialect) -> tuple[str, ...]:
+        self.sql(dialect)
+        assert self._sql is not None
+        return self._sql.names
+
+    def with_literals(self, literals: dict[str, Any]) -> QueryPlan:
+        """The same plan (and the SQL compiled for it so far) with other values for its literal binds."""
+        return replace(self, literals=literals)
 
     def page_sql(self, dialect: Dialect, start: int, count: int) -> tuple[str, tuple[Any, ...]]:
         """The statement for the ``count`` rows that follow the first ``start`` of the result, within
         the query's own LIMIT and OFFSET (a cursor's next page)."""
         if self.limit is not None:
             count = max(0, min(count, self.limit - start))
-        return positional_sql(self.statement.offset((self.offset or 0) + start).limit(count), dialect)
+        paged = self.statement.offset((self.offset or 0) + start).limit(count)
+        return positional_sql(paged, dialect).bound(self.literals)
 
 
-def positional_sql(statement: Select, dialect: Dialect) -> tuple[str, tuple[Any, ...]]:
+@dataclass(frozen=True)
+class PositionalSql:
+    """SQL text with ``?`` parameters, their names and the values compiled into the statement."""
+
+    text: str
+    names: tuple[str, ...]
+    values: tuple[Any, ...]
+
+    def bound(self, literals: dict[str, Any]) -> tuple[str, tuple[Any, ...]]:
+        if not literals:
+            return self.text, self.values
+        return self.text, tuple(literals.get(name, value) for name, value in zip(self.names, self.values, strict=True))
+
+
+def positional_sql(statement: Select, dialect: Dialect) -> PositionalSql:
     compiled = statement.compile(dialect=dialect, compile_kwargs={"render_postcompile": True})
     params = compiled.params  # built anew on every access: read it once, or long IN lists cost quadratic time
-    return str(compiled), tuple(params[name] for name in compiled.positiontup or ())
+    names = tuple(compiled.positiontup or ())
+    return PositionalSql(str(compiled), names, tuple(params[name] for name in names))
 
 
 class Columns:
