@@ -2,11 +2,12 @@
 
 Tool calls embed fresh Ids and dates, so nearly every text an agent's tools send is new. For each query
 shape the CRMArena tools send (eval_suite/tools/), this times the engine — plan, execute, shape the
-records — on three sides taking turns round by round: the same text again (warm), a text never seen
-with fresh literals through the shape cache (new), and the same fresh texts with the plan cache off,
-which parses and compiles every text as the engine did before the shape cache (new, full path). It
-prints medians and how much more a new text costs than a warm one; the goal is at most 0.3 ms. Every
-fresh text's result is checked equal on both new sides.
+records — on three sides taking turns round by round, each round with a text never seen (fresh
+literals, same shape): the text with the plan cache off, which parses and compiles every text as the
+engine did before the shape cache ("full"), the text through the shape cache ("new"), and the same
+text once more, now warm ("warm"; the same rows, so the difference is the planning alone). It prints
+medians and how much more a new text costs than a warm one; the goal is at most 0.3 ms. Every fresh
+text's result is checked equal on both sides.
 """
 
 from __future__ import annotations
@@ -137,16 +138,15 @@ def main() -> None:
         print(f"{'tool query shape':32} {'warm ms':>8} {'new ms':>8} {'+ms':>6} {'full ms':>8} {'+ms':>6}")
         worst = 0.0
         for label, make in shapes.items():
-            warm_text = make(10**6)
-            cached.query(warm_text)  # the warm text's plan, and the shape's
-            full.query(make(10**6 + 1))  # the parser's and SQLite's caches
+            cached.query(make(10**6))  # the shape's plan, from a text of its own
+            full.query(make(10**6))  # the parser's and SQLite's caches
             warm, new, before = [], [], []
             for index in range(rounds):
                 text = make(index)
                 result: dict = {}
-                warm.append(_timed(lambda warm_text=warm_text: cached.query(warm_text)))
-                new.append(_timed(lambda text=text, result=result: result.setdefault("new", cached.query(text))))
                 before.append(_timed(lambda text=text, result=result: result.setdefault("full", full.query(text))))
+                new.append(_timed(lambda text=text, result=result: result.setdefault("new", cached.query(text))))
+                warm.append(_timed(lambda text=text: cached.query(text)))  # the same text, now warm
                 if result["new"] != result["full"]:
                     raise SystemExit(f"{label}: the shape cache changed the result of {text}")
             medians = [statistics.median(side) * 1000 for side in (warm, new, before)]

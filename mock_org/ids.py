@@ -19,8 +19,18 @@ _ID_SHAPE = re.compile(r"[0-9A-Za-z]{15}(?:[0-9A-Za-z]{3})?")
 POD = "Ws"
 
 
+# Byte → b"1" for an ASCII upper-case letter, b"0" for anything else; then five such flags (the first
+# character first) → the checksum character they encode.
+_UPPER_FLAGS = bytes(49 if 65 <= byte <= 90 else 48 for byte in range(256))
+_FLAGS_CHARACTER = {format(bits, "05b")[::-1].encode(): _CHECKSUM_ALPHABET[bits] for bits in range(32)}
+
+
 def checksum(id15: str) -> str:
-    """The three case-safe characters that turn a 15-character Id into an 18-character one."""
+    """The three case-safe characters that turn a 15-character Id into an 18-character one: each
+    encodes which of five characters are upper-case, the first character as the lowest bit."""
+    if len(id15) == 15 and id15.isascii():  # every Id: a table look-up per five characters, for speed
+        flags = id15.encode("ascii").translate(_UPPER_FLAGS)
+        return _FLAGS_CHARACTER[flags[:5]] + _FLAGS_CHARACTER[flags[5:10]] + _FLAGS_CHARACTER[flags[10:]]
     suffix = []
     for chunk in range(3):
         bits = 0

@@ -33,18 +33,24 @@ _TOKENS = re.compile(
     |(?P<MALFORMED_DATE>\d{4}-\d{1,2}-\d{1,2}(?:[Tt][0-9:.+\-Zz]*)?)
     |(?P<DECIMAL>\d*\.\d+)
     |(?P<IDENT>[A-Za-z][A-Za-z0-9_.\u0080-\uFFFE]*)
-    |(?P<STRING>'(?:\\[^\r\n]|[^'\\\r\n])*')
+    |(?P<STRING>'[^'\\\r\n]*(?:\\[^\r\n][^'\\\r\n]*)*')
     |(?P<INT>\d+)
     |(?P<SIGN>[+-])
     |(?P<OPERATOR><=|>=|!=|<>|[=<>])
     |(?P<PUNCTUATION>[(),:])
-    |(?P<END>$)
+    |(?P<END>\Z)
     )""",
     re.VERBOSE,
 )
 # The placeholder of a lifted literal in the shape key: a character no query may contain, then the kind.
 _MARK = "\x00"
 _KIND = {"STRING": "s", "INT": "i", "DECIMAL": "d", "DATE": "D", "DATETIME": "T", "TIME": "t"}
+_STRING_PATTERN = r"'[^'\\\r\n]*(?:\\[^\r\n][^'\\\r\n]*)*'"  # the lexer's STRING, its loop unrolled
+_STRING = re.compile(_STRING_PATTERN)
+# A list of strings only, up to its closing parenthesis: the strings, commas and spaces the scan
+# below would meet one by one.
+_STRING_LIST = re.compile(rf"(?:[ \t\r\n]*{_STRING_PATTERN}[ \t\r\n]*,)*[ \t\r\n]*{_STRING_PATTERN}(?=[ \t\r\n]*\))")
+_STRING_MARK = "\x00s"
 _NUMBERS = frozenset({"INT", "DECIMAL"})
 _LIST_KEYWORDS = frozenset({"IN", "INCLUDES", "EXCLUDES"})
 _LIKE = "LIKE"
@@ -64,6 +70,8 @@ class LiftedLiteral(NamedTuple):
         """The syntax-tree node the parser builds for this literal (literals.LiteralError when it has none)."""
         kind, text = self.kind, self.text
         if kind == "STRING":
+            if "\\" not in text:  # no escapes: what read_string would give, without building it twice
+                return nodes.StringLiteral(text[1:-1], pos=self.pos)
             read = literals.read_string(text)
             return nodes.StringLiteral(read.value, read.escaped_wildcards, pos=self.pos)
         if kind in _NUMBERS:
@@ -73,6 +81,9 @@ class LiftedLiteral(NamedTuple):
         if kind == "DATETIME":
             return nodes.DateTimeLiteral(literals.read_datetime(text), pos=self.pos)
         return nodes.TimeLiteral(literals.read_time(text), pos=self.pos)
+
+
+_new = tuple.__new__  # builds a LiftedLiteral without the Python-level __new__ of a NamedTuple: per Id, it shows
 
 
 class Shape(NamedTuple):
@@ -95,9 +106,11 @@ def query_shape(text: str) -> Shape | None:
     value_next = False  # the last token puts a value next: an operator, LIKE, or ( or , of a list
     in_list = False  # inside the parentheses of IN (…), INCLUDES (…), EXCLUDES (…)
     sign: tuple[str, int] | None = None  # a sign in value position, waiting for its number
-    position, end = 0, len(text)
-    for found in _TOKENS.finditer(text):
-        if found.start() != position:
+    position = 0
+    match = _TOKENS.match
+    while True:
+        found = match(text, position)
+        if found is None:
             return None  # a character no terminal takes: the lexer's error, on the full path
         kind = found.lastgroup
         position = found.end()
@@ -113,7 +126,7 @@ def query_shape(text: str) -> Shape | None:
             parts.append(_MARK + _KIND[kind])
             done = position
             pos = (1, begin + 1) if one_line else _line_column(text, begin)
-            lifted.append(LiftedLiteral(kind, found.group(kind), pos, sign_text))
+            lifted.append(_new(LiftedLiteral, (kind, found.group(kind), pos, sign_text)))
             previous, value_next = "<value>", False
             continue
         token = found.group(kind)
@@ -125,6 +138,18 @@ def query_shape(text: str) -> Shape | None:
             word = token
             if token == _OPEN:
                 in_list = previous in _LIST_KEYWORDS
+                strings = _STRING_LIST.match(text, position) if in_list else None
+                if strings is not None:  # the usual list, Ids: all its strings at once
+                    for string in _STRING.finditer(text, position, strings.end()):
+                        begin = string.start()
+                        parts.append(text[done:begin])
+                        parts.append(_STRING_MARK)
+                        done = string.end()
+                        pos = (1, begin + 1) if one_line else _line_column(text, begin)
+                        lifted.append(_new(LiftedLiteral, ("STRING", string.group(), pos, "")))
+                    position = strings.end()
+                    previous, value_next = "<value>", False
+                    continue
             elif token == ")":
                 in_list = False
             value_next = in_list and token in (_OPEN, _COMMA)
@@ -132,8 +157,6 @@ def query_shape(text: str) -> Shape | None:
             word = f"<{kind}>"
             value_next = kind == "OPERATOR"
         previous = word
-    if position != end:
-        return None
     parts.append(text[done:])
     return Shape("".join(parts), tuple(lifted))
 

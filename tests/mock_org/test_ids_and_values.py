@@ -28,6 +28,16 @@ def test_checksum_matches_salesforce(id15: str, id18: str) -> None:
     assert to18(id18[:15] + id18[15:].lower()) == id18  # the suffix is read case-insensitively
 
 
+@given(st.text(alphabet="0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz", min_size=15, max_size=15))
+def test_the_checksum_encodes_each_fives_upper_case_letters(id15: str) -> None:
+    """Bit i of each checksum character says whether character i of its five is upper-case."""
+    expected = ""
+    for start in (0, 5, 10):
+        bits = sum(1 << i for i, char in enumerate(id15[start : start + 5]) if char.isupper())
+        expected += "ABCDEFGHIJKLMNOPQRSTUVWXYZ012345"[bits]
+    assert checksum(id15) == expected
+
+
 @pytest.mark.parametrize("bad", ["", "001", "001D000000IqhSLZZZ", "001D000000Iqh$L", "001D000000IqhSLIA", None, 42])
 def test_malformed_ids_are_refused(bad: object) -> None:  # ZZZ: a checksum that does not match
     assert not is_id(bad)
