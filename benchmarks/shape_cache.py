@@ -23,9 +23,9 @@ from pathlib import Path
 
 from fixtures import default_org
 from mock_org.clock import OrgClock
+from mock_org.copies import prepared_copy
 from mock_org.org import Org
 from mock_org.schema import default_schema
-from mock_org.storage import Storage
 
 CASE_FIELDS = "Id, OwnerId, CreatedDate, ClosedDate, Status, AccountId, IssueId__c, OrderItemId__c"
 ASSIGNMENT = "Field__c = 'Owner Assignment'"
@@ -123,12 +123,8 @@ def main() -> None:
     rounds = options.parse_args().rounds
     workdir = Path(tempfile.mkdtemp(prefix="crmarena-bench-"))
     try:
-        path = workdir / "org.db"
-        shutil.copyfile(default_org(), path)
         schema = default_schema()
-        storage = Storage(path, schema)
-        storage.prepare()
-        storage.dispose()
+        path = prepared_copy(default_org(), workdir / "org.db", schema)
         clock = OrgClock.for_date("2024-06-01")
         cached = Org(path, schema=schema, clock=clock, read_only=True)
         full = Org(path, schema=schema, clock=clock, read_only=True, plan_cache=0)

@@ -5,7 +5,6 @@ them with --run-slow."""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -13,9 +12,8 @@ import pytest
 
 from eval_suite.reference import run_reference
 from mock_org.clock import OrgClock
+from mock_org.copies import prepared_copy
 from mock_org.org import Org
-from mock_org.schema import default_schema
-from mock_org.storage import Storage
 from soql_parser.shapes import query_shape
 
 SAMPLE_EVERY = 15
@@ -66,11 +64,7 @@ class _Failure(Exception):
 
 @pytest.fixture(scope="module")
 def differential(default_db: Path, tmp_path_factory: pytest.TempPathFactory) -> Any:
-    path = tmp_path_factory.mktemp("replay") / "org.db"
-    shutil.copyfile(default_db, path)
-    storage = Storage(path, default_schema())
-    storage.prepare()  # the search index, as a served org has it
-    storage.dispose()
+    path = prepared_copy(default_db, tmp_path_factory.mktemp("replay") / "org.db")  # as a served org has it
     clock = OrgClock.for_date("2024-06-01")
     cached = Org(path, clock=clock, read_only=True)
     full = Org(path, clock=clock, read_only=True, plan_cache=0)
