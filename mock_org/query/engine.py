@@ -76,7 +76,8 @@ class QueryEngine:
         cached = self._cached(self._plans, key)
         if cached is not None:
             return cached
-        shape = query_shape(text) if self.plan_cache and len(text) <= MAX_QUERY_LENGTH else None
+        small = isinstance(text, str) and len(text) <= MAX_QUERY_LENGTH
+        shape = query_shape(text) if self.plan_cache and small else None
         shape_key = (shape.key, *reading) if shape is not None else None
         plan = None
         if shape is not None:

@@ -255,6 +255,12 @@ def test_values_that_the_plan_or_the_error_depends_on(orgs, primer, text) -> Non
     assert check(orgs, primer, text)  # served from the primer's plan, or refused exactly as the full path refuses
 
 
+@pytest.mark.parametrize("text", [None, "", "   ", "SELECT Id FROM Case WHERE Id = '\x00'", "FIND {x}"])
+def test_texts_the_scan_refuses_take_the_full_path(orgs, text) -> None:
+    cached, full = orgs
+    assert outcome(cached, text) == outcome(full, text)
+
+
 def test_a_long_in_list_is_not_shared(orgs) -> None:
     """Past 500 values an IN list is one JSON value, not binds: its shape keeps no plan."""
     many = ", ".join(f"'{CASES[i % 8]}'" for i in range(501))
