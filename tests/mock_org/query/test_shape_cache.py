@@ -297,3 +297,36 @@ def test_paging_keeps_the_texts_own_literals(tmp_path) -> None:
     finally:
         cached.close()
         full.close()
+
+
+_FRAGMENTS = [
+    "SELECT", "Id", "FROM", "Case", "WHERE", "AND", "OR", "NOT", "IN", "INCLUDES", "LIKE", "LIMIT", "OFFSET",
+    "Amount__c", "a.b", "Field1", "USD", "USD-5", "count()", "all rows", ":x", "LAST_N_DAYS", ":", "TODAY",
+    "NULL", "TRUE", "=", "!=", "<>", "<", "<=", ">", ">=", "(", ")", ",", "-", "+", ".", "5", "0.5", ".5", "12",
+    "2023-01-01", "2023-1-1", "2023-01-01T00:00:00Z", "2023-01-01T00:00:00.5+05:30", "10:00:00Z", "'a'", "''",
+    "'it\\'s'", "'\\\\'", "'x\\%'", "'\\u00e9'", "'open", "{", "\"", "é", " ", "  ", "\n", "\t",
+]  # fmt: skip
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(_FRAGMENTS), max_size=30), st.lists(st.sampled_from(["", " "]), max_size=30))
+def test_on_any_text_the_scan_lifts_only_the_lexers_literal_tokens(fragments, gaps) -> None:
+    """Fragments glued with or without spaces: wherever the scan lifts a literal, the lexer has that very
+    token there (same terminal, same text), so two texts of one shape lex alike outside their literals."""
+    text = "".join(fragment + (gaps[index] if index < len(gaps) else "") for index, fragment in enumerate(fragments))
+    shape = query_shape(text)
+    if shape is None:
+        return
+    tokens, last = {}, (0, 0)
+    try:
+        for token in _query_parser().lex(text):
+            tokens[(token.line, token.column)] = token
+            last = (token.line, token.column)
+    except Exception:  # the lexer (or its post-lexer) stops here: so would the parser, on the full path
+        pass
+    for literal in shape.literals:
+        if literal.pos > last:
+            break  # beyond where the lexer stopped: no plan is ever kept for such a text
+        token = tokens[literal.pos]
+        expected = ("SIGN", literal.sign) if literal.sign else (literal.kind, literal.text)
+        assert (token.type, str(token)) == expected, text
