@@ -210,7 +210,7 @@ def test_corpus_queries_with_their_literals_replaced(orgs) -> None:
             check(orgs, variant, text)
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_hypothesis_literal_substitutions(orgs, data) -> None:
     text = data.draw(st.sampled_from([text for text in ALL_QUERIES if with_literals(text, lambda k, i: "")]))
@@ -308,7 +308,7 @@ _FRAGMENTS = [
 ]  # fmt: skip
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(st.lists(st.sampled_from(_FRAGMENTS), max_size=30), st.lists(st.sampled_from(["", " "]), max_size=30))
 def test_on_any_text_the_scan_lifts_only_the_lexers_literal_tokens(fragments, gaps) -> None:
     """Fragments glued with or without spaces: wherever the scan lifts a literal, the lexer has that very
