@@ -30,6 +30,9 @@ from .templates import ChildSlot, QueryPlan
 DEFAULT_BATCH = 2000
 MIN_BATCH, MAX_BATCH = 200, 2000
 MAX_QUERY_LENGTH = 100_000
+# Longer texts are not scanned for their shape: an IN list of 500 Ids fits, and a longer list is one
+# JSON value that no plan shares (conditions.py), so scanning it would only cost.
+MAX_SHAPED_LENGTH = 20_000
 _CHUNK = 5000  # parent Ids per child-subquery statement (SQLite allows 32,766 parameters)
 
 
@@ -76,7 +79,7 @@ class QueryEngine:
         cached = self._cached(self._plans, key)
         if cached is not None:
             return cached
-        small = isinstance(text, str) and len(text) <= MAX_QUERY_LENGTH
+        small = isinstance(text, str) and len(text) <= MAX_SHAPED_LENGTH
         shape = query_shape(text) if self.plan_cache and small else None
         shape_key = (shape.key, *reading) if shape is not None else None
         plan = None
