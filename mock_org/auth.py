@@ -15,10 +15,8 @@ import hmac
 import os
 import secrets
 import string
-import threading
 import time
-from collections import OrderedDict
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, MutableMapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -31,6 +29,7 @@ from sqlalchemy import func, select
 from .clock import OrgClock
 from .errors import InvalidNewPassword, InvalidSessionId, SalesforceError
 from .ids import is_id, make_id, to18
+from .shared import LocalState, SharedState
 from .storage import Storage
 
 _ITERATIONS = 20_000
@@ -40,6 +39,8 @@ SESSION_SECONDS = 7200  # a real org's default session timeout (sessionSecondsVa
 LOCKOUT_ATTEMPTS = 10
 LOCKOUT_SECONDS = 15 * 60
 _TRACKED_USERNAMES = 10_000  # failed-login counters kept at once (the oldest are forgotten)
+# How stale a session's last use may be in shared state: its idle timer is written back at most this often.
+TOUCH_SECONDS = 1.0
 INVALID_LOGIN_MESSAGE = "Invalid username, password, security token; or user locked out."
 DEFAULT_CLIENT_ID = "crmarena-mock-client"
 DEFAULT_CLIENT_SECRET = "crmarena-mock-secret"
@@ -163,6 +164,7 @@ class Session:
     last_used: float
     refresh: bool = False
     clock: OrgClock | None = None  # this session's own "today" (the mock-only clock resource), else the org's
+    digest: str = ""  # the key it is kept under (the token's SHA-256)
 
 
 _USER_COLUMNS = (
@@ -245,19 +247,22 @@ class _Credentials:
 
 @dataclass
 class Authenticator:
-    """Checks logins and issues, checks and revokes tokens. Thread-safe."""
+    """Checks logins and issues, checks and revokes tokens. Thread-safe; with a shared ``state``
+    (shared.py) the workers of one server see each other's sessions, passwords and lockouts
+    (``now`` is then the system-wide monotonic clock, the same in every process)."""
 
     storage: Storage
     config: AuthConfig = field(default_factory=AuthConfig)
     now: Callable[[], float] = time.monotonic
+    state: SharedState = field(default_factory=LocalState)
 
     def __post_init__(self) -> None:
         self.directory = Directory(self.storage)
         self.org = self.directory.organization()
-        self._lock = threading.Lock()
-        self._credentials: dict[str, _Credentials] = {}
-        self._sessions: dict[str, Session] = {}
-        self._failures: OrderedDict[str, tuple[int, float]] = OrderedDict()  # username → (count, last failure)
+        self._lock = self.state.lock
+        self._credentials: MutableMapping[str, _Credentials] = self.state.table("credentials")
+        self._sessions: MutableMapping[str, Session] = self.state.table("sessions")
+        self._failures = self.state.table("failures")  # username → (count, last failure), oldest first
         self._client_secret = Secret.of(self.config.client_secret)
         self.admin = self._provision_admin()
 
@@ -274,7 +279,9 @@ class Authenticator:
         if configured:
             record = User(**{**record.__dict__, "username": configured})
         password, token = admin_secrets(self.config, record.username)
-        self._credentials[record.username.casefold()] = _Credentials(Secret.of(password), Secret.of(password + token))
+        # A worker starting late keeps a password another worker's client has already changed.
+        credentials = _Credentials(Secret.of(password), Secret.of(password + token))
+        self._credentials.setdefault(record.username.casefold(), credentials)
         return record
 
     def _user(self, username: str) -> User | None:
@@ -395,7 +402,8 @@ class Authenticator:
         token = f"{self.org.id15}!AQ{body[:30]}.{body[30:]}" if not refresh else f"5Aep861{body[:80]}"
         with self._lock:
             self._expire()
-            self._sessions[_digest(token)] = Session(user, self.now(), refresh)
+            key = _digest(token)
+            self._sessions[key] = Session(user, self.now(), refresh, digest=key)
         return token
 
     def verify(self, token: str | None) -> Session:
@@ -408,7 +416,9 @@ class Authenticator:
             session = self._sessions.get(key) if token else None
             if session is None or session.refresh or self._expired(session):
                 raise InvalidSessionId("Session expired or invalid")
-            session.last_used = self.now()
+            previous, session.last_used = session.last_used, self.now()
+            if session.last_used - previous >= TOUCH_SECONDS:
+                self._sessions[key] = session  # written back (for other workers) once a second at most
         current = self._current(session.user)
         if current is None:
             self.revoke(token or "")
@@ -425,6 +435,12 @@ class Authenticator:
         if current is None or not current.active:
             return None
         return user if user.id == self.admin.id else current
+
+    def save(self, session: Session) -> None:
+        """Keep a change to a live session (its clock) where every worker sees it."""
+        with self._lock:
+            if session.digest in self._sessions:
+                self._sessions[session.digest] = session
 
     def has_session(self, token: str | None) -> bool:
         """Whether ``token`` is a live access token (no database read: the front asks this per request)."""

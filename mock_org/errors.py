@@ -146,6 +146,9 @@ class MultipleRecords(SalesforceError):
         super().__init__(f"More than one record matches: {', '.join(ids)}")
         self.ids = ids
 
+    def __reduce__(self) -> tuple[type, tuple[list[str]]]:  # a Bulk job's results are pickled (shared.py)
+        return (type(self), (self.ids,))
+
 
 class InvalidOperation(SalesforceError):
     error_code = "INVALID_OPERATION"

@@ -97,6 +97,15 @@ class IdMinter:
         self._pod = pod
         self._lock = threading.Lock()
 
+    @property
+    def pod(self) -> str:
+        return self._pod
+
+    def skip_to(self, prefix: str, serial: int) -> None:
+        """Mint no serial below ``serial`` for ``prefix`` from now on."""
+        with self._lock:
+            self._next[prefix] = max(self._next.get(prefix, 1), serial)
+
     def mint(self, prefix: str) -> str:
         with self._lock:
             serial = self._next.get(prefix, 1)

@@ -22,7 +22,7 @@ from ..schema import Schema
 from ..storage import Storage
 from .binds import LiteralBinds, Rebind, rebound
 from .compile import compile_query
-from .locators import CursorStore
+from .locators import CursorStore, PlanSource
 from .scope import QueryContext
 from .shape import ChildRecords, shape_aggregates, shape_records
 from .templates import ChildSlot, QueryPlan
@@ -63,7 +63,8 @@ class QueryEngine:
         self.timeout = timeout  # seconds a query may run (None: no limit)
         self.schema = schema
         self.clock = clock
-        self.cursors = CursorStore()
+        self.cursors = CursorStore(replan=lambda source, user_id: self.plan(
+            source.text, include_deleted=source.include_deleted, user_id=user_id, clock=source.clock))  # fmt: skip
         self.plan_cache = plan_cache
         self._plans: OrderedDict[tuple, QueryPlan] = OrderedDict()
         self._shapes: OrderedDict[tuple, tuple[QueryPlan, tuple[Rebind, ...]]] = OrderedDict()
@@ -159,7 +160,8 @@ class QueryEngine:
                 records = self.shape(plan, rows, connection, version)
         if total <= batch:
             return {"totalSize": total, "done": True, "records": records}
-        cursor_id = self.cursors.open(plan, user_id, total, batch)
+        source = PlanSource.of(text, include_deleted, clock or self.clock)
+        cursor_id = self.cursors.open(plan, user_id, total, batch, source)
         return {
             "totalSize": total,
             "done": False,

@@ -7,18 +7,25 @@ of an unchanged table are exactly the slices of one result. As on a real org, cu
 15 idle minutes and a user has at most 10 open: opening an eleventh releases that user's oldest,
 whose locator then answers INVALID_QUERY_LOCATOR (reference/salesforce_api.md §4.1; SOAP API
 Developer Guide, "queryMore()").
+
+The cursors live in a state (shared.py): this process's memory, or the state file the workers of
+one server share; there a cursor keeps its plan's source instead of the plan, and a worker that
+did not compile the plan compiles it again from the source (the same text, user and frozen clock
+make the same plan).
 """
 
 from __future__ import annotations
 
 import secrets
 import string
-import threading
 import time
-from collections import OrderedDict
-from dataclasses import dataclass, field
+from collections.abc import Callable, MutableMapping
+from dataclasses import dataclass, field, replace
+from typing import Any
 
+from ..clock import OrgClock
 from ..errors import InvalidQueryLocator
+from ..shared import LocalState, SharedState
 from .templates import QueryPlan
 
 _ALPHABET = string.digits + string.ascii_letters
@@ -28,26 +35,54 @@ MAX_CURSORS = 10_000  # all users together; a cursor costs a few hundred bytes
 INVALID = "invalid query locator"
 
 
+@dataclass(frozen=True)
+class PlanSource:
+    """What compiles a cursor's plan again: the text, queryAll, and the clock as it stood at the open."""
+
+    text: str
+    include_deleted: bool
+    clock: OrgClock
+
+    @classmethod
+    def of(cls, text: str, include_deleted: bool, clock: OrgClock) -> PlanSource:
+        return cls(text, include_deleted, replace(clock, now_fixed=clock.now(), running_since=None))
+
+
 @dataclass
 class Cursor:
-    plan: QueryPlan
+    plan: QueryPlan | None  # None in a cursor read from shared state, until compiled again
     user_id: str | None
     total: int
     batch_size: int
-    touched: float = field(default_factory=time.monotonic)
+    source: PlanSource | None = None
+    touched: float = field(default_factory=time.monotonic)  # system-wide: the same clock in every worker
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {**self.__dict__, "plan": None}  # a plan is not written down; its source is
+
+
+Replan = Callable[[PlanSource, "str | None"], QueryPlan]
 
 
 class CursorStore:
     def __init__(
-        self, idle_seconds: float = IDLE_SECONDS, per_user: int = MAX_PER_USER, capacity: int = MAX_CURSORS
-    ) -> None:
-        self._cursors: OrderedDict[str, Cursor] = OrderedDict()  # least recently used first
-        self._lock = threading.Lock()
+        self, idle_seconds: float = IDLE_SECONDS, per_user: int = MAX_PER_USER, capacity: int = MAX_CURSORS,
+        replan: Replan | None = None,
+    ) -> None:  # fmt: skip
         self.idle_seconds = idle_seconds
         self.per_user = per_user
         self.capacity = capacity
+        self.replan = replan
+        self.keep_in(LocalState())
 
-    def open(self, plan: QueryPlan, user_id: str | None, total: int, batch_size: int) -> str:
+    def keep_in(self, state: SharedState) -> None:
+        """Keep the cursors in ``state`` from now on (the workers of one server share theirs)."""
+        self._cursors: MutableMapping[str, Cursor] = state.table("cursors")  # least recently used first
+        self._lock = state.lock
+
+    def open(
+        self, plan: QueryPlan, user_id: str | None, total: int, batch_size: int, source: PlanSource | None = None
+    ) -> str:
         """A new cursor's id (``01g`` + 15 base-62 characters); the user's oldest goes if it has too many."""
         cursor_id = "01g" + "".join(secrets.choice(_ALPHABET) for _ in range(15))
         with self._lock:
@@ -55,7 +90,7 @@ class CursorStore:
             mine = [key for key, cursor in self._cursors.items() if cursor.user_id == user_id]
             for key in mine[: max(0, len(mine) - self.per_user + 1)]:
                 del self._cursors[key]
-            self._cursors[cursor_id] = Cursor(plan, user_id, total, batch_size)
+            self._cursors[cursor_id] = Cursor(plan, user_id, total, batch_size, source)
             while len(self._cursors) > self.capacity:
                 self._cursors.popitem(last=False)
         return cursor_id
@@ -72,7 +107,12 @@ class CursorStore:
             if offset > cursor.total:
                 raise InvalidQueryLocator(INVALID)
             cursor.touched = time.monotonic()
-            self._cursors.move_to_end(cursor_id)
+            del self._cursors[cursor_id]
+            self._cursors[cursor_id] = cursor  # now the most recently used
+        if cursor.plan is None:
+            if cursor.source is None or self.replan is None:
+                raise InvalidQueryLocator(INVALID)
+            cursor.plan = self.replan(cursor.source, cursor.user_id)
         return cursor_id, cursor, offset
 
     def close(self, cursor_id: str) -> None:

@@ -14,8 +14,8 @@ from werkzeug.exceptions import RequestEntityTooLarge
 import soql_parser
 
 from ..auth import Authenticator
-from ..ids import IdMinter
 from ..org import Org
+from ..shared import LocalState, SharedState
 from . import errors
 from .bulk1_jobs import Bulk1Jobs
 from .bulk_jobs import JobStore
@@ -31,16 +31,22 @@ PROTECTED = frozenset(endpoint(route) for route in ROUTES if route.protected)
 UNAUTHENTICATED_BODY_BYTES = 1024 * 1024
 
 
-def create_app(org: Org, settings: Settings | None = None) -> Flask:
+def create_app(org: Org, settings: Settings | None = None, shared: SharedState | None = None) -> Flask:
+    """``shared`` is where sessions, cursors, jobs and counts live: this process's memory unless the
+    app is one of several workers (workers.py), which share a state file."""
     settings = settings or Settings()
     soql_parser.warm()
+    if shared is not None:
+        org.queries.cursors.keep_in(shared)  # a cursor opened on one worker pages on any other
+    shared = shared or LocalState()
     app = Flask(__name__)
     app.config["MAX_CONTENT_LENGTH"] = settings.max_body_bytes
     app.url_map.converters.update(CONVERTERS)
-    auth = Authenticator(org.storage, settings.auth)
+    auth = Authenticator(org.storage, settings.auth, state=shared)
     org.permissions.grant_manage_users(auth.admin.id)  # the administrator the server prints manages users
-    usage, minter = ApiUsage(settings.daily_api_requests), IdMinter()  # one Id sequence for both Bulk APIs' jobs
-    app.extensions[EXTENSION] = ServerState(org, settings, auth, usage, JobStore(org, minter), Bulk1Jobs(org, minter))
+    usage = ApiUsage(settings.daily_api_requests, state=shared)
+    jobs = JobStore(org, shared), Bulk1Jobs(org, shared)  # one Id sequence for both Bulk APIs' jobs
+    app.extensions[EXTENSION] = ServerState(org, settings, auth, usage, *jobs, shared)
     for route in ROUTES:
         # Both spellings, never a redirect: clients differ on the trailing slash (routes.py).
         for rule in {route.rule, route.rule.rstrip("/") or "/"}:

@@ -81,6 +81,8 @@ class Job(BulkJob):
 class Bulk1Jobs(JobRegistry[Job]):
     """The Bulk API 1.0 jobs of one server, by Id; a job's batches are added under the registry's lock."""
 
+    KIND = "bulk1"
+
     def get(self, job_id: str) -> Job:
         job = self.find(job_id)
         if job is None:
@@ -115,8 +117,8 @@ class Bulk1Jobs(JobRegistry[Job]):
 
     def change_state(self, job_id: str, new_state: str) -> Job:
         """Close a job (no more batches) or abort it (batches not yet processed are not processed)."""
-        job = self.get(job_id)
         with self._lock:
+            job = self.get(job_id)
             allowed = {"Closed": ("Open",), "Aborted": ("Open", "Closed")}.get(new_state, ())
             if job.state not in allowed:
                 raise InvalidJobState(f"Invalid state change from {job.state} to {new_state or 'null'}")
@@ -126,17 +128,24 @@ class Bulk1Jobs(JobRegistry[Job]):
                 for batch in job.batches:
                     if batch.state in ("Queued", "InProgress"):
                         batch.state = "NotProcessed"
+            self._save(job)
         return job
 
     def add_batch(self, job_id: str, data: bytes) -> Batch:
-        """Add a batch to an Open job and process it at once."""
-        job = self.get(job_id)
+        """Add a batch to an Open job and process it at once (outside the lock: other batches may come
+        meanwhile, so the processed batch goes back into the job as it stands then)."""
         with self._lock:
+            job = self.get(job_id)
             if job.state != "Open":
                 raise InvalidJob(f"Job {job.id} is {job.state}; batches can be added to Open jobs only")
             batch = Batch(id=self.minter.mint("751"), job_id=job.id, created=self.now(), request=data)
             job.batches.append(batch)
+            self._save(job)
         self._process(job, batch)
+        with self._lock:
+            job = self.get(job_id)
+            job.batches = [batch if kept.id == batch.id else kept for kept in job.batches]
+            self._save(job)
         return batch
 
     def _process(self, job: Job, batch: Batch) -> None:

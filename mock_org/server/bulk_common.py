@@ -10,15 +10,15 @@ from __future__ import annotations
 
 import csv
 import io
-import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, MutableMapping
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from ..columns import csv_header
 from ..errors import InvalidOperation, SalesforceError
-from ..ids import IdMinter
+from ..ids import make_id
 from ..org import Org
+from ..shared import LocalState, SharedState
 from ..values import format_datetime, java_double
 
 QUERY_OPERATIONS = frozenset({"query", "queryAll"})
@@ -47,14 +47,31 @@ class BulkJob:
         return self.operation in QUERY_OPERATIONS
 
 
-class JobRegistry(Generic[J]):
-    """One API's jobs by Id, thread-safe, with the Id minter both APIs share (jobs 750, batches 751, results 752)."""
+class SerialMinter:
+    """Ids from the serials of a state (shared.py): both APIs' registries on one state draw from one
+    sequence per key prefix (jobs 750, batches 751, results 752), whichever worker mints."""
 
-    def __init__(self, org: Org, minter: IdMinter | None = None) -> None:
+    def __init__(self, state: SharedState) -> None:
+        self.state = state
+
+    def mint(self, prefix: str) -> str:
+        return make_id(prefix, self.state.next_serial(f"id:{prefix}"))
+
+
+class JobRegistry(Generic[J]):
+    """One API's jobs by Id, kept in a state (shared.py; this process's memory unless given).
+
+    A method that changes a job reads it, changes it and writes it back (``_save``) under the
+    state's lock, so that with a shared state no worker's change to a job is lost to another's."""
+
+    KIND = "jobs"
+
+    def __init__(self, org: Org, state: SharedState | None = None) -> None:
         self.org = org
-        self.minter = minter or IdMinter()
-        self._jobs: dict[str, J] = {}
-        self._lock = threading.Lock()
+        state = state or LocalState()
+        self.minter = SerialMinter(state)
+        self._jobs: MutableMapping[str, J] = state.table(self.KIND)
+        self._lock = state.lock
 
     def now(self) -> str:
         """The org's time as jobs and batches record it."""
@@ -64,6 +81,11 @@ class JobRegistry(Generic[J]):
         with self._lock:
             self._jobs[job_id] = job
         return job
+
+    def _save(self, job: J) -> None:
+        """Write a changed job back (in memory it is the same object: nothing to do but to keep it)."""
+        with self._lock:
+            self._jobs[job.id] = job  # type: ignore[attr-defined]
 
     def find(self, job_id: str) -> J | None:
         with self._lock:

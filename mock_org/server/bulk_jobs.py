@@ -71,6 +71,8 @@ class Job(BulkJob):
 class JobStore(JobRegistry[Job]):
     """The Bulk API 2.0 jobs of one server, by Id."""
 
+    KIND = "bulk2"
+
     def _new(self, **values: Any) -> Job:
         job = Job(id=self.minter.mint("750"), created=self.now(), **values)
         return self._add(job.id, job)
@@ -97,11 +99,10 @@ class JobStore(JobRegistry[Job]):
         delimiter, line_ending = _format(spec)
         # A bad query fails here, before any job exists, as it does on a real org.
         result = run_query(self.org, soql, include_deleted=operation == "queryAll", user_id=user_id, version=version)
-        job = self._new(operation=operation, sobject=result.sobject, created_by=user_id, version=version,
-                        delimiter=delimiter, line_ending=line_ending, state="UploadComplete")  # fmt: skip
-        job.header, job.rows = result.table()
-        job.state = "JobComplete"
-        return job
+        header, rows = result.table()
+        return self._new(operation=operation, sobject=result.sobject, created_by=user_id, version=version,
+                         delimiter=delimiter, line_ending=line_ending, state="JobComplete", header=header,
+                         rows=rows)  # fmt: skip
 
     def results(self, job_id: str, *, locator: str | None, max_records: int | None) -> tuple[str, int, str]:
         """One page of a query job's CSV: the text, its number of records, and the next locator (or "null")."""
@@ -130,31 +131,37 @@ class JobStore(JobRegistry[Job]):
                          delimiter=delimiter, line_ending=line_ending, external_id=external_id)  # fmt: skip
 
     def upload(self, job_id: str, data: str) -> None:
-        job = self.get(job_id, query=False)
-        if job.state != "Open":
-            raise InvalidOperation(f"Job's state is {job.state}; data can only be uploaded to an Open job")
-        rows = list(csv.reader(io.StringIO(data), delimiter=DELIMITERS[job.delimiter]))
-        if not rows:
-            return
-        if not job.header:
-            job.header = rows[0]
-        elif rows[0] != job.header:
-            raise InvalidOperation("All uploads of a job must have the same CSV header")
-        job.rows += [row for row in rows[1:] if row]
+        with self._lock:
+            job = self.get(job_id, query=False)
+            if job.state != "Open":
+                raise InvalidOperation(f"Job's state is {job.state}; data can only be uploaded to an Open job")
+            rows = list(csv.reader(io.StringIO(data), delimiter=DELIMITERS[job.delimiter]))
+            if not rows:
+                return
+            if not job.header:
+                job.header = rows[0]
+            elif rows[0] != job.header:
+                raise InvalidOperation("All uploads of a job must have the same CSV header")
+            job.rows += [row for row in rows[1:] if row]
+            self._save(job)
 
     def change_state(self, job_id: str, new_state: str, *, query: bool) -> dict[str, Any]:
         """Close (``UploadComplete``, which runs an ingest job) or abort a job; answers the job as it was set."""
-        job = self.get(job_id, query=query)
-        if new_state == "UploadComplete" and not query and job.state == "Open":
+        with self._lock:
+            job = self.get(job_id, query=query)
+            if new_state == "Aborted" and job.state in ("Open", "UploadComplete", "InProgress"):
+                job.state = "Aborted"
+                job.modstamp = self.now()
+                self._save(job)
+                return job.info()
+            if not (new_state == "UploadComplete" and not query and job.state == "Open"):
+                raise InvalidOperation(f"Job's state is {job.state}; it cannot become {new_state}")
             job.state = "UploadComplete"
-            answer = job.info()
-            self._run_ingest(job)
-            return answer
-        if new_state == "Aborted" and job.state in ("Open", "UploadComplete", "InProgress"):
-            job.state = "Aborted"
-            job.modstamp = self.now()
-            return job.info()
-        raise InvalidOperation(f"Job's state is {job.state}; it cannot become {new_state}")
+            self._save(job)
+        answer = job.info()
+        self._run_ingest(job)  # outside the lock: the writes take as long as they take
+        self._save(job)
+        return answer
 
     def _run_ingest(self, job: Job) -> None:
         for row in job.rows:

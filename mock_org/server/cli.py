@@ -30,9 +30,8 @@ from typing import TYPE_CHECKING
 from ..command_line import Unavailable, iso_date, port_number, positive_int
 
 if TYPE_CHECKING:
-    from flask import Flask
-
-    from . import tls
+    from ..clock import OrgClock
+    from . import tls, workers
     from .serve import Server
 
 
@@ -63,8 +62,15 @@ def add(subparsers: argparse._SubParsersAction) -> None:
                         "standard records and the users only (the target of crmarena org push)")  # fmt: skip
     parser.add_argument("--reset", action="store_true", help="remake the default org's working copy first")
     parser.add_argument("--threads", type=positive_int, help="worker threads per port (default 16)")
-    parser.add_argument("--query-timeout", type=float, metavar="SECONDS",
-                        help="how long a query may run before QUERY_TIMEOUT (default $CRMARENA_QUERY_TIMEOUT or 30)")
+    parser.add_argument("--workers", type=positive_int, default=os.environ.get("CRMARENA_WORKERS") or "1",
+                        help="processes behind the one port, sharing sessions, cursors and jobs "
+                             "(default $CRMARENA_WORKERS or 1; one per core uses every core)")  # fmt: skip
+    parser.add_argument(
+        "--query-timeout",
+        type=float,
+        metavar="SECONDS",
+        help="how long a query may run before QUERY_TIMEOUT (default $CRMARENA_QUERY_TIMEOUT or 30)",
+    )
     parser.add_argument("--tls-dir", type=Path, help="where the CA and certificates live (default: the cache)")
     parser.add_argument("--prepare-only", action="store_true",
                         help="ready the org copy, then exit (the Docker build; no TLS files)")  # fmt: skip
@@ -157,7 +163,7 @@ def _serve(args: argparse.Namespace, path: Path, files: tls.TlsFiles, as_of: dt.
     from ..clock import OrgClock
     from ..org import Org
     from .app import create_app
-    from .serve import THREADS, Server
+    from .serve import THREADS, Server, admin_credentials
     from .settings import Settings
 
     clock = OrgClock.for_date(args.today) if args.today else OrgClock.running_from(as_of)
@@ -167,24 +173,48 @@ def _serve(args: argparse.Namespace, path: Path, files: tls.TlsFiles, as_of: dt.
     from ..empty import FRESH_POD
     from ..ids import POD
 
-    org = Org(path, clock=clock, read_only=args.read_only, query_timeout=timeout, pod=FRESH_POD if args.empty else POD)
+    pod = FRESH_POD if args.empty else POD
+    if args.workers > 1:
+        return _serve_workers(args, path, files, clock, timeout, pod)
+    org = Org(path, clock=clock, read_only=args.read_only, query_timeout=timeout, pod=pod)
     app = create_app(org, Settings.from_env())
     server = Server(app, host=args.host, port=args.port, http_port=args.http_port, tls_files=files,
                     threads=args.threads or THREADS).start()  # fmt: skip
-    print(_instructions(app, server, path, args.read_only, clock.today()), flush=True)
-    stop = threading.Event()
-    for signum in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(signum, lambda *_: stop.set())
-    stop.wait()
+    print(_instructions(admin_credentials(app), server, path, args.read_only, clock.today()), flush=True)
+    _stopped_by_signal().wait()
     server.stop()
     org.close()
     return 0
 
 
-def _instructions(app: Flask, server: Server, path: Path, read_only: bool, today: dt.date) -> str:
-    from .serve import admin_credentials
+def _stopped_by_signal() -> threading.Event:
+    stop = threading.Event()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, lambda *_: stop.set())
+    return stop
 
-    username, password, token = admin_credentials(app)
+
+def _serve_workers(
+    args: argparse.Namespace, path: Path, files: tls.TlsFiles, clock: OrgClock, timeout: float | None, pod: str
+) -> int:
+    from . import workers
+    from .serve import THREADS
+
+    plan = dict(db=str(path), read_only=args.read_only, query_timeout=timeout, threads=args.threads or THREADS,
+                tls_dir=str(files.directory), clock=workers.WorkerPlan.clock_fields(clock), pod=pod)  # fmt: skip
+
+    def banner(credentials: tuple[str, str, str], listening: workers.Listening) -> None:
+        print(_instructions(credentials, listening, path, args.read_only, clock.today(), args.workers), flush=True)
+
+    return workers.serve(host=args.host, port=args.port, http_port=args.http_port, workers=args.workers,
+                         plan_fields=plan, banner=banner, stop=_stopped_by_signal())  # fmt: skip
+
+
+def _instructions(
+    credentials: tuple[str, str, str], server: Server | workers.Listening, path: Path, read_only: bool,
+    today: dt.date, processes: int = 1,
+) -> str:  # fmt: skip
+    username, password, token = credentials
     host = "127.0.0.1" if server.host in ("0.0.0.0", "::") else server.host
     hostport = f"{host}:{server.port}"
     env = {
@@ -198,7 +228,8 @@ def _instructions(app: Flask, server: Server, path: Path, read_only: bool, today
     }
     plain = f" and http://{host}:{server.http_port}" if server.http_port else ""
     lines = [
-        f"Mock Salesforce org on https://{hostport}{plain} ({'read-only' if read_only else 'read-write'}: {path})",
+        f"Mock Salesforce org on https://{hostport}{plain} ({'read-only' if read_only else 'read-write'}: {path})"
+        + (f", {processes} workers" if processes > 1 else ""),
         f"Today in the org: {today.isoformat()} (TODAY, LAST_N_DAYS:n … count from it; --today sets another)",
         "",
         "Environment for clients:",

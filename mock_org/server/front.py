@@ -167,11 +167,17 @@ class AsyncioFront:
     background thread with its own event loop."""
 
     def __init__(
-        self, app: Any, *, host: str, port: int, http_port: int | None, certfile: str, keyfile: str
-    ) -> None:
+        self, app: Any, *, host: str, port: int, http_port: int | None, certfile: str, keyfile: str,
+        inherited: tuple[int, int | None] | None = None,
+    ) -> None:  # fmt: skip
+        """``inherited``: the file descriptors of listening sockets to serve (HTTPS, plain HTTP or None)
+        instead of binding ``port`` and ``http_port`` (a worker of ``serve --workers``, workers.py)."""
         config = Config()
         config.bind = [f"{host}:{port}"]
         config.insecure_bind = [f"{host}:{http_port}"] if http_port is not None else []
+        if inherited is not None:
+            config.bind = [f"fd://{inherited[0]}"]
+            config.insecure_bind = [f"fd://{inherited[1]}"] if inherited[1] is not None else []
         config.certfile, config.keyfile = certfile, keyfile
         config.ssl_handshake_timeout = HANDSHAKE_SECONDS
         config.keep_alive_timeout = IDLE_SECONDS

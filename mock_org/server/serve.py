@@ -44,14 +44,14 @@ class Server:
 
     def __init__(
         self, app: Flask, *, host: str = "127.0.0.1", port: int = 8443, http_port: int | None = None,
-        tls_files: tls.TlsFiles | None = None, threads: int = THREADS,
+        tls_files: tls.TlsFiles | None = None, threads: int = THREADS, inherited: tuple[int, int | None] | None = None,
     ) -> None:  # fmt: skip
         self.host = host
         self.tls = tls_files or tls.ensure()
         self._bridge = WsgiBridge(app, threads=threads, body_limit=body_limit(app))
         self._front = AsyncioFront(
             self._bridge, host=host, port=port, http_port=http_port,
-            certfile=str(self.tls.server_cert), keyfile=str(self.tls.server_key),
+            certfile=str(self.tls.server_cert), keyfile=str(self.tls.server_key), inherited=inherited,
         )  # fmt: skip
 
     @property

@@ -11,6 +11,7 @@ from flask import current_app, g, request
 from ..auth import Authenticator, Session
 from ..clock import OrgClock
 from ..org import Org
+from ..shared import SharedState
 from .bulk1_jobs import Bulk1Jobs
 from .bulk_jobs import JobStore
 from .settings import Settings
@@ -27,6 +28,7 @@ class ServerState:
     usage: ApiUsage
     jobs: JobStore  # Bulk API 2.0
     bulk1: Bulk1Jobs  # Bulk API 1.0
+    shared: SharedState  # where all of these keep what changes (shared.py)
 
 
 def state() -> ServerState:

@@ -7,38 +7,43 @@ API call is refused with REQUEST_LIMIT_EXCEEDED (HTTP 403).
 from __future__ import annotations
 
 import datetime as dt
-import threading
 from collections.abc import Callable
 from typing import Any
 
 from ..errors import RequestLimitExceeded
+from ..shared import LocalState, SharedState
 
 
 class ApiUsage:
-    def __init__(self, limit: int, today: Callable[[], dt.date] = lambda: dt.datetime.now(dt.UTC).date()) -> None:
+    """The count lives in ``state`` (shared.py), so the workers of one server count one allowance."""
+
+    def __init__(
+        self, limit: int, today: Callable[[], dt.date] = lambda: dt.datetime.now(dt.UTC).date(),
+        state: SharedState | None = None,
+    ) -> None:  # fmt: skip
         self.limit = limit
         self._today = today
-        self._day = today()
-        self._used = 0
-        self._lock = threading.Lock()
+        state = state or LocalState()
+        self._lock = state.lock
+        self._counts = state.table("usage")  # "api" → (day, requests counted that day)
 
     def count(self) -> None:
         """Count one API request, or refuse it when the day's allowance is spent."""
         with self._lock:
-            self._roll()
-            if self._used >= self.limit:
+            day, used = self._current()
+            if used >= self.limit:
                 raise RequestLimitExceeded("TotalRequests Limit exceeded.")
-            self._used += 1
+            self._counts["api"] = (day, used + 1)
 
     @property
     def used(self) -> int:
-        with self._lock:
-            self._roll()
-            return self._used
+        return self._current()[1]
 
-    def _roll(self) -> None:
-        if (today := self._today()) != self._day:
-            self._day, self._used = today, 0
+    def _current(self) -> tuple[dt.date, int]:
+        """Today and its count so far: a new day starts at 0."""
+        day, used = self._counts.get("api", (None, 0))
+        today = self._today()
+        return (today, used) if day == today else (today, 0)
 
     def header(self) -> str:
         """The ``Sforce-Limit-Info`` value; clients match ``api-usage=(\\d+)/(\\d+)`` at its start."""

@@ -1,4 +1,5 @@
-"""Sixteen clients at once for ten seconds over HTTPS, mixing queries and writes.
+"""Sixteen clients at once for ten seconds over HTTPS, mixing queries and writes: against one server
+process, and against ``crmarena serve --workers 2`` (two processes writing one file).
 
 Each thread owns the records whose names carry its tag, so it knows exactly what every read of them
 must return: its own writes, all of them, once each (read-your-writes, nothing lost or duplicated).
@@ -13,15 +14,18 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 from simple_salesforce import Salesforce
 
+from mock_org.client import connect
 from mock_org.server import tls
 from mock_org.server.serve import RunningOrg, serve_org
 
 from .conftest import BULK_PRODUCTS, TWINS
+from .test_cli import crmarena, started, stop
 
 THREADS = 16
 SECONDS = 10.0
@@ -29,10 +33,32 @@ PAGED = {"Sforce-Query-Options": "batchSize=200"}
 PRODUCTS = BULK_PRODUCTS + 3 + len(TWINS)
 
 
-@pytest.fixture(scope="module")
-def served(org_dump: Path, tls_files: tls.TlsFiles) -> Iterator[RunningOrg]:
-    with serve_org(org_dump, tls_files=tls_files) as running:
-        yield running
+@dataclass
+class ServedByWorkers:
+    """``crmarena serve --workers 2`` as a subprocess, connected to as ``RunningOrg.connect`` does."""
+
+    exports: dict[str, str]
+
+    def connect(self) -> Salesforce:
+        return connect(self.exports["CRMARENA_URL"], username=self.exports["CRMARENA_USERNAME"],
+                       password=self.exports["CRMARENA_PASSWORD"], security_token=self.exports["CRMARENA_SECURITY_TOKEN"],
+                       ca_bundle=self.exports["CRMARENA_CA_BUNDLE"])  # fmt: skip
+
+
+@pytest.fixture(scope="module", params=["one process", "two workers"])
+def served(
+    request: pytest.FixtureRequest, org_dump: Path, tls_files: tls.TlsFiles
+) -> Iterator[RunningOrg | ServedByWorkers]:
+    if request.param == "one process":
+        with serve_org(org_dump, tls_files=tls_files) as running:
+            yield running
+        return
+    process = crmarena("serve", "--db", str(org_dump), "--copy", "--port", "0", "--workers", "2",
+                       "--tls-dir", str(tls_files.directory))  # fmt: skip
+    try:
+        yield ServedByWorkers(started(process)[2])
+    finally:
+        assert stop(process) == 0
 
 
 class Worker(threading.Thread):
@@ -114,7 +140,7 @@ class Worker(threading.Thread):
             raise AssertionError(f"paged read returned {len(ids)} rows ({len(set(ids))} distinct), not {PRODUCTS}")
 
 
-def test_sixteen_clients_mixing_queries_and_writes(served: RunningOrg) -> None:
+def test_sixteen_clients_mixing_queries_and_writes(served: RunningOrg | ServedByWorkers) -> None:
     clients = [served.connect() for _ in range(THREADS)]
     started = time.monotonic()
     workers = [Worker(number, sf, started + SECONDS) for number, sf in enumerate(clients)]

@@ -19,7 +19,7 @@ from flask import Response, request
 from ...clock import OrgClock
 from ...errors import JsonParserError
 from ..body import read_object
-from ..state import org, session
+from ..state import org, session, state
 from ..wire import json_response, no_content
 
 
@@ -27,8 +27,10 @@ def clock(version: str) -> Response:
     current = session()
     if request.method == "PUT":
         current.clock = _clock_from(read_object(), org().clock.timezone)
+        state().auth.save(current)
     elif request.method == "DELETE":
         current.clock = None
+        state().auth.save(current)
         return no_content()
     return json_response(_describe(current.clock or org().clock, own=current.clock is not None))
 

@@ -15,10 +15,11 @@ from ..state import EXTENSION as SERVER_EXTENSION
 from . import account, edit, pages  # noqa: F401  (their routes join the blueprint)
 from .blueprint import blueprint
 from .catalog import Catalog
-from .state import EXTENSION, UiState
+from .state import EXTENSION, UiKeys, UiState
 
 
 def register(app: Flask) -> None:
     """Serve the pages on ``app`` (after its server state is set up)."""
-    app.extensions[EXTENSION] = UiState(Catalog(app.extensions[SERVER_EXTENSION].org))
+    server = app.extensions[SERVER_EXTENSION]
+    app.extensions[EXTENSION] = UiState(Catalog(server.org), UiKeys.kept_in(server.shared))
     app.register_blueprint(blueprint)

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 from flask import current_app
 
+from ...shared import SharedState
 from .catalog import Catalog
 
 EXTENSION = "crmarena.ui"
@@ -16,10 +17,16 @@ EXTENSION = "crmarena.ui"
 
 @dataclass
 class UiKeys:
-    """The secret of one app's CSRF tokens: new on every start, never written down, so no other server
-    copy (nor this one after a restart) accepts them."""
+    """The secret of one app's CSRF tokens: new on every start, never written down outside the server's
+    state, so no other server copy (nor this one after a restart) accepts them; the workers of one
+    server share it through their state file."""
 
     key: bytes = field(default_factory=lambda: secrets.token_bytes(32))
+
+    @classmethod
+    def kept_in(cls, shared: SharedState) -> UiKeys:
+        with shared.lock:
+            return cls(shared.table("secrets").setdefault("csrf", secrets.token_bytes(32)))
 
     def sign(self, purpose: str, value: str) -> str:
         return hmac.new(self.key, f"{purpose}:{value}".encode(), hashlib.sha256).hexdigest()
