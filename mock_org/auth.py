@@ -261,7 +261,7 @@ class Authenticator:
         self.org = self.directory.organization()
         self._lock = self.state.lock
         self._credentials: MutableMapping[str, _Credentials] = self.state.table("credentials")
-        self._sessions: MutableMapping[str, Session] = self.state.table("sessions")
+        self._sessions: MutableMapping[str, Session] = self.state.table("sessions", cached=True)
         self._failures = self.state.table("failures")  # username → (count, last failure), oldest first
         self._client_secret = Secret.of(self.config.client_secret)
         self.admin = self._provision_admin()
@@ -412,13 +412,14 @@ class Authenticator:
         The user is read afresh each time: deactivating (or deleting) a user ends its sessions.
         """
         key = _digest(token or "")
-        with self._lock:
-            session = self._sessions.get(key) if token else None
-            if session is None or session.refresh or self._expired(session):
-                raise InvalidSessionId("Session expired or invalid")
-            previous, session.last_used = session.last_used, self.now()
-            if session.last_used - previous >= TOUCH_SECONDS:
-                self._sessions[key] = session  # written back (for other workers) once a second at most
+        session = self._sessions.get(key) if token else None
+        if session is None or session.refresh or self._expired(session):
+            raise InvalidSessionId("Session expired or invalid")
+        previous, session.last_used = session.last_used, self.now()
+        if session.last_used - previous >= TOUCH_SECONDS:
+            with self._lock:  # written back (for other workers) once a second at most, unless it ended meanwhile
+                if key in self._sessions:
+                    self._sessions[key] = session
         current = self._current(session.user)
         if current is None:
             self.revoke(token or "")

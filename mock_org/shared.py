@@ -16,9 +16,11 @@ and read only by its own workers; it lives as long as the server, like the memor
 from __future__ import annotations
 
 import fcntl
+import mmap
 import os
 import pickle
 import sqlite3
+import struct
 import threading
 from collections import OrderedDict
 from collections.abc import Iterator, MutableMapping
@@ -27,12 +29,33 @@ from pathlib import Path
 from typing import Any, Protocol
 
 
+class Counter(Protocol):
+    """One integer every worker sees; change it under the state's lock."""
+
+    def get(self) -> int: ...
+
+    def set(self, value: int) -> None: ...
+
+
 class SharedState(Protocol):
     lock: AbstractContextManager[Any]
 
-    def table(self, name: str) -> MutableMapping[str, Any]: ...
+    def table(self, name: str, *, cached: bool = False) -> MutableMapping[str, Any]: ...
+
+    def counter(self, name: str) -> Counter: ...
 
     def next_serial(self, name: str) -> int: ...
+
+
+class _Number:
+    def __init__(self) -> None:
+        self.value = 0
+
+    def get(self) -> int:
+        return self.value
+
+    def set(self, value: int) -> None:
+        self.value = value
 
 
 class LocalState:
@@ -41,10 +64,15 @@ class LocalState:
     def __init__(self) -> None:
         self.lock = threading.RLock()
         self._tables: dict[str, OrderedDict[str, Any]] = {}
+        self._counters: dict[str, _Number] = {}
         self._serials: dict[str, int] = {}
 
-    def table(self, name: str) -> OrderedDict[str, Any]:
+    def table(self, name: str, *, cached: bool = False) -> OrderedDict[str, Any]:
         return self._tables.setdefault(name, OrderedDict())
+
+    def counter(self, name: str) -> _Number:
+        with self.lock:
+            return self._counters.setdefault(name, _Number())
 
     def next_serial(self, name: str) -> int:
         with self.lock:
@@ -89,21 +117,46 @@ _SCHEMA = (
     "CREATE TABLE IF NOT EXISTS entry (kind TEXT NOT NULL, key TEXT NOT NULL, value BLOB NOT NULL,"
     " PRIMARY KEY (kind, key))",
     "CREATE TABLE IF NOT EXISTS serial (name TEXT PRIMARY KEY, value INTEGER NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS slot (name TEXT PRIMARY KEY, slot INTEGER NOT NULL UNIQUE)",
 )
+_SLOTS = 512  # counters in the mapped file, 8 bytes each
+_CACHED = 10_000  # entries a cached table keeps in this process at most
+
+
+class MappedCounter:
+    """A counter in ``counters.bin``, mapped into every worker: reading it is a memory read, not a query."""
+
+    def __init__(self, memory: mmap.mmap, slot: int) -> None:
+        self._memory, self._offset = memory, slot * 8
+
+    def get(self) -> int:
+        return int(struct.unpack_from("<q", self._memory, self._offset)[0])
+
+    def set(self, value: int) -> None:
+        struct.pack_into("<q", self._memory, self._offset, value)
 
 
 class StateFile:
-    """The shared state of one server's workers, in ``directory/state.db`` (made if missing)."""
+    """The shared state of one server's workers, in ``directory/state.db`` (made if missing), with its
+    counters in ``directory/counters.bin``."""
 
     def __init__(self, directory: Path) -> None:
         self.path = Path(directory) / "state.db"
         self.lock = ProcessLock(Path(directory) / "state.lock")
         self._local = threading.local()
+        self._counters: dict[str, MappedCounter] = {}
         with self.lock:
             connection = self.connection()
             connection.execute("PRAGMA journal_mode = WAL")
             for statement in _SCHEMA:
                 connection.execute(statement)
+            fd = os.open(Path(directory) / "counters.bin", os.O_RDWR | os.O_CREAT, 0o600)
+            try:
+                if os.fstat(fd).st_size < _SLOTS * 8:
+                    os.ftruncate(fd, _SLOTS * 8)
+                self._memory = mmap.mmap(fd, _SLOTS * 8)
+            finally:
+                os.close(fd)
 
     def connection(self) -> sqlite3.Connection:
         """This thread's connection (autocommit; every write happens under ``lock``)."""
@@ -114,47 +167,79 @@ class StateFile:
             self._local.connection = connection
         return connection
 
-    def table(self, name: str) -> SharedTable:
-        return SharedTable(self, name)
+    def table(self, name: str, *, cached: bool = False) -> SharedTable:
+        """``cached``: this process keeps the entries it read until any worker writes the table again
+        (a generation counter says when), so a table read on every request and seldom written costs
+        a memory read. The cached values are the same objects on every read: change them only to
+        write them back."""
+        return SharedTable(self, name, self.counter(f"generation:{name}") if cached else None)
+
+    def counter(self, name: str) -> MappedCounter:
+        found = self._counters.get(name)
+        if found is None:
+            with self.lock:
+                connection = self.connection()
+                row = connection.execute("SELECT slot FROM slot WHERE name = ?", (name,)).fetchone()
+                if row is None:
+                    row = connection.execute(
+                        "INSERT INTO slot VALUES (?, (SELECT count(*) FROM slot)) RETURNING slot", (name,)
+                    ).fetchone()
+                if row[0] >= _SLOTS:
+                    raise RuntimeError(f"more than {_SLOTS} shared counters")
+                found = self._counters.setdefault(name, MappedCounter(self._memory, row[0]))
+        return found
 
     def next_serial(self, name: str) -> int:
+        upsert = "INSERT INTO serial VALUES (?, 1) ON CONFLICT (name) DO UPDATE SET value = value + 1 RETURNING value"
         with self.lock:
-            row = (
-                self.connection()
-                .execute(
-                    "INSERT INTO serial VALUES (?, 1) ON CONFLICT (name) DO UPDATE SET value = value + 1 RETURNING value",
-                    (name,),
-                )
-                .fetchone()
-            )
+            row = self.connection().execute(upsert, (name,)).fetchone()
         return int(row[0])
 
 
 class SharedTable(MutableMapping[str, Any]):
     """One kind of entry in a ``StateFile``, as an ordered mapping: writing a key moves it to the end."""
 
-    def __init__(self, state: StateFile, kind: str) -> None:
+    def __init__(self, state: StateFile, kind: str, generation: MappedCounter | None = None) -> None:
         self._state, self._kind = state, kind
+        self._generation = generation
+        self._cache: dict[str, tuple[int, Any]] = {}
 
     def _run(self, sql: str, *parameters: Any) -> sqlite3.Cursor:
         return self._state.connection().execute(sql, (self._kind, *parameters))
 
     def __getitem__(self, key: str) -> Any:
+        generation = self._generation.get() if self._generation is not None else None
+        if generation is not None:
+            hit = self._cache.get(key)
+            if hit is not None and hit[0] == generation:
+                return hit[1]
         row = self._run("SELECT value FROM entry WHERE kind = ? AND key = ?", key).fetchone()
         if row is None:
             raise KeyError(key)
-        return pickle.loads(row[0])
+        value = pickle.loads(row[0])
+        if generation is not None:  # kept with the generation it was read in, good until the next write
+            if len(self._cache) >= _CACHED:
+                self._cache.clear()
+            self._cache[key] = (generation, value)
+        return value
+
+    def _written(self) -> None:
+        """Every worker's cached entries of this table are stale now (called under the lock)."""
+        if self._generation is not None:
+            self._generation.set(self._generation.get() + 1)
 
     def __setitem__(self, key: str, value: Any) -> None:
         data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
-        with self._state.lock:
-            self._run("DELETE FROM entry WHERE kind = ? AND key = ?", key)
-            self._run("INSERT INTO entry (kind, key, value) VALUES (?, ?, ?)", key, data)
+        with self._state.lock:  # REPLACE deletes the old row and adds one with a new rowid: it moves to the end
+            self._run("INSERT OR REPLACE INTO entry (kind, key, value) VALUES (?, ?, ?)", key, data)
+            self._written()
 
     def __delitem__(self, key: str) -> None:
         with self._state.lock:
-            if self._run("DELETE FROM entry WHERE kind = ? AND key = ?", key).rowcount == 0:
-                raise KeyError(key)
+            deleted = self._run("DELETE FROM entry WHERE kind = ? AND key = ?", key).rowcount
+            self._written()
+        if not deleted:
+            raise KeyError(key)
 
     def __iter__(self) -> Iterator[str]:
         return iter([row[0] for row in self._run("SELECT key FROM entry WHERE kind = ? ORDER BY rowid")])
@@ -176,4 +261,5 @@ class SharedTable(MutableMapping[str, Any]):
             if row is None:
                 raise KeyError("the table is empty")
             self._run("DELETE FROM entry WHERE kind = ? AND key = ?", row[0])
+            self._written()
         return row[0], pickle.loads(row[1])

@@ -25,25 +25,28 @@ class ApiUsage:
         self._today = today
         state = state or LocalState()
         self._lock = state.lock
-        self._counts = state.table("usage")  # "api" → (day, requests counted that day)
+        self._day, self._used = state.counter("usage:day"), state.counter("usage:requests")
 
     def count(self) -> None:
         """Count one API request, or refuse it when the day's allowance is spent."""
         with self._lock:
-            day, used = self._current()
+            used = self._counted()
             if used >= self.limit:
                 raise RequestLimitExceeded("TotalRequests Limit exceeded.")
-            self._counts["api"] = (day, used + 1)
+            self._used.set(used + 1)
 
     @property
     def used(self) -> int:
-        return self._current()[1]
+        with self._lock:
+            return self._counted()
 
-    def _current(self) -> tuple[dt.date, int]:
-        """Today and its count so far: a new day starts at 0."""
-        day, used = self._counts.get("api", (None, 0))
-        today = self._today()
-        return (today, used) if day == today else (today, 0)
+    def _counted(self) -> int:
+        """Today's count so far (under the lock): a new day starts at 0."""
+        today = self._today().toordinal()
+        if self._day.get() != today:
+            self._day.set(today)
+            self._used.set(0)
+        return self._used.get()
 
     def header(self) -> str:
         """The ``Sforce-Limit-Info`` value; clients match ``api-usage=(\\d+)/(\\d+)`` at its start."""
