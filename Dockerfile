@@ -5,9 +5,10 @@
 #   docker exec crmarena crmarena tls export - > crmarena-ca.pem            # the CA a host client trusts
 #   docker run --rm crmarena query "SELECT COUNT() FROM Case"               # any command, org served beside it
 #
-# Ports, listen address and extra certificate names come from CRMARENA_PORT, CRMARENA_HTTP_PORT,
-# CRMARENA_HOST and CRMARENA_TLS_NAMES. The CA and its key are made when the container first starts,
-# never at build time, so no two containers share a CA key and none is baked into the image.
+# Ports, listen address, extra certificate names and the number of server processes come from
+# CRMARENA_PORT, CRMARENA_HTTP_PORT, CRMARENA_HOST, CRMARENA_TLS_NAMES and CRMARENA_WORKERS. The CA and
+# its key are made when the container first starts, never at build time, so no two containers share a
+# CA key and none is baked into the image.
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
