@@ -118,22 +118,27 @@ class Supervisor:
             os.close(write_end)
             self._ready.append(read_end)
 
-    def wait_ready(self) -> tuple[str, str, str]:
-        """Every worker's "ready" (the first sends the administrator's credentials for the banner)."""
+    def wait_ready(self, stop: threading.Event) -> tuple[str, str, str] | None:
+        """Every worker's "ready" (the first sends the administrator's credentials for the banner);
+        None when ``stop`` is set first (Ctrl-C while the workers start)."""
         deadline = time.monotonic() + READY_SECONDS
         answers: dict[int, bytes] = {fd: b"" for fd in self._ready}
         waiting = set(self._ready)
-        while waiting:
-            readable, _, _ = select.select(list(waiting), [], [], max(0.0, deadline - time.monotonic()))
-            if not readable:
-                raise Unavailable(f"the workers did not start within {READY_SECONDS:.0f} s")
-            for fd in readable:
-                chunk = os.read(fd, 4096)
-                answers[fd] += chunk
-                if not chunk or answers[fd].endswith(b"\n"):
-                    waiting.discard(fd)
-        for fd in self._ready:
-            os.close(fd)
+        try:
+            while waiting:
+                if stop.is_set():
+                    return None
+                if time.monotonic() > deadline:
+                    raise Unavailable(f"the workers did not start within {READY_SECONDS:.0f} s")
+                readable, _, _ = select.select(list(waiting), [], [], 0.5)
+                for fd in readable:
+                    chunk = os.read(fd, 4096)
+                    answers[fd] += chunk
+                    if not chunk or answers[fd].endswith(b"\n"):
+                        waiting.discard(fd)
+        finally:
+            for fd in self._ready:
+                os.close(fd)
         for index, fd in enumerate(self._ready):
             if not answers[fd].endswith(b"\n"):
                 code = self.processes[index].wait()
@@ -180,9 +185,10 @@ def serve(
         for sock in (*secure, *insecure):
             sock.close()  # the workers hold them now: one that dies takes its socket with it
         try:
-            credentials = supervisor.wait_ready()
-            banner(credentials, listening)
-            supervisor.supervise(stop)
+            credentials = supervisor.wait_ready(stop)
+            if credentials is not None:
+                banner(credentials, listening)
+                supervisor.supervise(stop)
         finally:
             supervisor.stop()
     return 0
