@@ -20,6 +20,7 @@ from mock_org.errors import (
     StringTooLong,
 )
 from mock_org.ids import checksum
+from mock_org.org import Org
 
 from .builder import ADMIN, rid
 from .conftest import ACCOUNTS, AGENT_A, CASES, PRODUCTS
@@ -219,3 +220,17 @@ def test_order_lines_come_from_the_orders_price_book(writable_org) -> None:
             },
             user_id=ADMIN,
         )
+
+
+def test_two_orgs_writing_one_file_never_mint_one_id(writable_org) -> None:
+    """Two workers of ``serve --workers`` are two Orgs over one file, each with its own Id counter."""
+    other = Org(writable_org.storage.path, clock=writable_org.clock)
+    try:
+        minted = []
+        for number in range(6):
+            writer = writable_org if number % 2 == 0 else other
+            minted.append(writer.create("Case", {"Subject": f"turn {number}"}, user_id=AGENT_A))
+        assert len(set(minted)) == len(minted) and not set(minted) & set(CASES)
+        assert writable_org.query("SELECT COUNT() FROM Case WHERE Subject LIKE 'turn %'")["totalSize"] == 6
+    finally:
+        other.close()

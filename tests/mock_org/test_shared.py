@@ -1,0 +1,51 @@
+"""The shared state of ``serve --workers``: two StateFiles on one directory stand for two workers."""
+
+from __future__ import annotations
+
+import multiprocessing
+from pathlib import Path
+
+from mock_org.shared import LocalState, StateFile
+
+
+def test_what_one_worker_writes_the_other_reads(tmp_path: Path) -> None:
+    first, second = StateFile(tmp_path), StateFile(tmp_path)
+    mine, theirs = first.table("sessions", cached=True), second.table("sessions", cached=True)
+    mine["a"] = {"user": "005A"}
+    assert theirs["a"] == {"user": "005A"}  # now cached in the second
+    mine["a"] = {"user": "005B"}
+    assert theirs["a"] == {"user": "005B"}  # the write made every cached copy stale
+    del mine["a"]
+    assert theirs.get("a") is None and len(theirs) == 0
+
+
+def test_tables_keep_their_order_as_ordered_dicts_do(tmp_path: Path) -> None:
+    for table in (StateFile(tmp_path).table("t"), LocalState().table("t")):
+        for key in "abc":
+            table[key] = key.upper()
+        table["a"] = table.pop("a")  # read, then written again: the most recent
+        assert list(table) == ["b", "c", "a"] and table.popitem(last=False) == ("b", "B")
+        assert table.items() and dict(table.items()) == {"c": "C", "a": "A"}
+
+
+def _count(directory: str, times: int) -> None:
+    state = StateFile(Path(directory))
+    counter = state.counter("hits")
+    for _ in range(times):
+        with state.lock:
+            counter.set(counter.get() + 1)
+        state.next_serial("id:750")
+
+
+def test_counters_and_serials_lose_nothing_between_processes(tmp_path: Path) -> None:
+    StateFile(tmp_path)
+    context = multiprocessing.get_context("spawn")
+    processes = [context.Process(target=_count, args=(str(tmp_path), 300)) for _ in range(3)]
+    for process in processes:
+        process.start()
+    for process in processes:
+        process.join(timeout=120)
+        assert process.exitcode == 0
+    state = StateFile(tmp_path)
+    assert state.counter("hits").get() == 900
+    assert state.next_serial("id:750") == 901
