@@ -444,10 +444,9 @@ class Authenticator:
                 self._sessions[session.digest] = session
 
     def has_session(self, token: str | None) -> bool:
-        """Whether ``token`` is a live access token (no database read: the front asks this per request)."""
-        with self._lock:
-            session = self._sessions.get(_digest(token or "")) if token else None
-            return session is not None and not session.refresh and not self._expired(session)
+        """Whether ``token`` is a live access token (no org read, no lock: the front asks this per request)."""
+        session = self._sessions.get(_digest(token or "")) if token else None
+        return session is not None and not session.refresh and not self._expired(session)
 
     def redeem(self, refresh_token: str) -> User:
         """The user of a refresh token (refresh tokens do not expire until revoked)."""

@@ -197,6 +197,15 @@ def test_bulk_jobs_made_on_one_worker_are_polled_on_others(served: Workers) -> N
     assert job["id"] != ingest["id"]  # one Id sequence for both workers' jobs
 
 
+def test_a_record_written_on_one_worker_is_found_by_search_on_every_worker(served: Workers) -> None:
+    token = served.admin()
+    created = served.call("POST", f"{V}/sobjects/Issue__c", token, json={"Name": "Zanzibarworkers"})
+    assert created.status_code == 201, created.text
+    search = {"q": "FIND {Zanzibarworkers} RETURNING Issue__c(Id)"}
+    found = [served.call("GET", f"{V}/search", token, params=search).json() for _ in range(8)]
+    assert all([row["Id"] for row in answer["searchRecords"]] == [created.json()["id"]] for answer in found)
+
+
 def test_the_api_request_count_is_one_for_both_workers(served: Workers) -> None:
     token = served.admin()
 
