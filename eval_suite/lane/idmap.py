@@ -9,12 +9,12 @@ either form of a source Id (the 15-character form is the first 15 characters of 
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from ..records import write_json_atomic
 
 FORMAT = "crmarena-idmap/1"
 
@@ -79,14 +79,4 @@ def load_idmap(path: Path) -> IdMap:
 
 def save_idmap(idmap: IdMap, path: Path) -> None:
     """Write atomically (beside, then rename), so an interrupted write never leaves half a map."""
-    path = Path(path)
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent or Path("."))
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            json.dump(idmap.to_json(), out, indent=1, sort_keys=True)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    write_json_atomic(Path(path), idmap.to_json())
