@@ -16,18 +16,25 @@ from .npm import OFFLINE, cache_root
 PIP_OFFLINE = (*OFFLINE, "NewConnectionError", "Temporary failure in name resolution", "Max retries exceeded")
 
 
-def installed(*requirements: str, timeout: int = 600) -> Path:
+def installed(*requirements: str, timeout: int = 600, build_constraints: tuple[str, ...] = ()) -> Path:
     """A directory holding ``requirements`` (pip specs such as ``salesforce-bulk==2.2.0``) and their
-    dependencies, for ``PYTHONPATH``; skips the test only when PyPI cannot be reached."""
+    dependencies, for ``PYTHONPATH``; skips the test only when PyPI cannot be reached.
+    ``build_constraints`` (such as ``cython<3``) hold back what building a source-only dependency uses."""
     target = cache_root() / "pypi" / "+".join(requirement.replace("=", "-") for requirement in requirements)
     done = target / "installed.txt"
     if not done.exists():
         partial = target.with_name(target.name + ".partial")
         shutil.rmtree(partial, ignore_errors=True)
+        env = dict(os.environ)
+        if build_constraints:
+            partial.mkdir(parents=True)
+            constraints = partial / "build-constraints.txt"
+            constraints.write_text("\n".join(build_constraints) + "\n")
+            env["PIP_CONSTRAINT"] = str(constraints)  # pip's isolated build environments read it too
         result = subprocess.run(
             [sys.executable, "-m", "pip", "install", "--target", str(partial), "--no-input",
              "--disable-pip-version-check", "--quiet", *requirements],
-            capture_output=True, text=True, timeout=timeout,
+            capture_output=True, text=True, timeout=timeout, env=env,
         )  # fmt: skip
         if result.returncode != 0:
             shutil.rmtree(partial, ignore_errors=True)
