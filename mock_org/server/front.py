@@ -103,7 +103,9 @@ class WsgiBridge:
 
         def start_response(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> None:
             answer["status"] = int(status.split(" ", 1)[0])
-            answer["headers"] = [(name.lower().encode("latin-1"), value.encode("latin-1")) for name, value in headers]
+            # Header names go out as the app spells them (``Content-Type``, ``Sforce-Limit-Info``), as a real
+            # org's do over HTTP/1.1: some clients look them up in a plain, case-sensitive dict.
+            answer["headers"] = [(name.encode("latin-1"), value.encode("latin-1")) for name, value in headers]
 
         with deadline.abandoned_when(gone.is_set):
             result = self.app(environ, start_response)

@@ -116,12 +116,15 @@ def serve_org(
     tls_files: tls.TlsFiles | None = None,
     query_timeout: float | None = deadline.DEFAULT_SECONDS,
     empty: bool = False,
+    clock: OrgClock | None = None,
 ) -> Iterator[RunningOrg]:
     """A throw-away copy of an org (the default CRMArena org unless ``source`` names a dump), served on
     a free loopback port for as long as the block runs; every write goes to the copy, which is deleted.
     ``http_port`` adds plain HTTP (0 picks a free port). ``today`` fixes the org's date; without it the
-    org's clock starts at the dump's reference date and runs. ``query_timeout`` is how long a query may run.
-    ``empty`` serves what a fresh org holds instead (mock_org/empty.py: the schema, the standard records, the users)."""
+    org's clock starts at the dump's reference date and runs; ``clock`` sets it outright (``OrgClock()`` keeps the
+    machine's time, for a client that compares the org's timestamps with its own). ``query_timeout`` is how long
+    a query may run. ``empty`` serves what a fresh org holds instead (mock_org/empty.py: the schema, the standard
+    records, the users)."""
     settings = settings or Settings()
     if source is None:
         from fixtures import default_org
@@ -129,7 +132,8 @@ def serve_org(
         source = default_org()
     with tempfile.TemporaryDirectory(prefix="crmarena-org-") as scratch:
         path = (empty_copy if empty else prepared_copy)(Path(source), Path(scratch) / "org.db")
-        clock = OrgClock.for_date(today) if today else OrgClock.running_from(reference_date(Path(source)))
+        if clock is None:
+            clock = OrgClock.for_date(today) if today else OrgClock.running_from(reference_date(Path(source)))
         org = Org(path, clock=clock, read_only=read_only, query_timeout=query_timeout, pod=FRESH_POD if empty else POD)
         try:
             app = create_app(org, settings)
