@@ -9,16 +9,12 @@ namespaces unshare asks for) and iproute2; skipped where they are missing.
 
 from __future__ import annotations
 
-import json
 import os
-import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from . import pypi
+from . import netns, pypi
 
 SCRIPT = Path(__file__).with_name("py") / "aiosalesforce_session.py"
 ROOT = Path(__file__).resolve().parents[2]
@@ -27,22 +23,12 @@ HOST = "mock.my.salesforce.com"
 
 @pytest.fixture(scope="module")
 def seen(org_dump: Path, tmp_path_factory: pytest.TempPathFactory) -> dict:
-    if shutil.which("unshare") is None or shutil.which("ip") is None:
-        pytest.skip("unshare and ip (util-linux, iproute2) are needed for a private network namespace")
-    probe = subprocess.run(["unshare", "--net", "--mount", "true"], capture_output=True, text=True)
-    if probe.returncode != 0:
-        pytest.skip(f"no private network namespace here: {probe.stderr.strip()}")
-    packages = pypi.installed("aiosalesforce==0.6.2")
+    netns.require()
     scratch = tmp_path_factory.mktemp("aiosalesforce")
-    hosts = scratch / "hosts"
-    hosts.write_text(f"127.0.0.1 localhost {HOST}\n")
-    inside = f'ip link set lo up && mount --bind "{hosts}" /etc/hosts && exec "{sys.executable}" "{SCRIPT}"'
+    packages = pypi.installed("aiosalesforce==0.6.2")
     env = {**os.environ, "PYTHONPATH": f"{ROOT}{os.pathsep}{packages}", "ORG_DUMP": str(org_dump),
            "TLS_DIR": str(scratch / "tls"), "HOST_NAME": HOST}  # fmt: skip
-    result = subprocess.run(["unshare", "--net", "--mount", "sh", "-c", inside], capture_output=True, text=True,
-                            env=env, timeout=300)  # fmt: skip
-    assert result.returncode == 0, result.stderr[-3000:]
-    return json.loads(result.stdout)
+    return netns.run_inside(SCRIPT, env, scratch, hosts=(HOST,), timeout=300)
 
 
 def test_login_query_and_limits(seen: dict) -> None:

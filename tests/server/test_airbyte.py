@@ -17,18 +17,14 @@ served with the machine's time.
 
 from __future__ import annotations
 
-import json
 import os
-import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from fixtures import default_org
 
-from . import pypi
+from . import netns, pypi
 
 pytestmark = pytest.mark.slow
 
@@ -39,22 +35,12 @@ HOST = "login.salesforce.com"
 
 @pytest.fixture(scope="module")
 def seen(tmp_path_factory: pytest.TempPathFactory) -> dict:
-    if shutil.which("unshare") is None or shutil.which("ip") is None:
-        pytest.skip("unshare and ip (util-linux, iproute2) are needed for a private network namespace")
-    probe = subprocess.run(["unshare", "--net", "--mount", "true"], capture_output=True, text=True)
-    if probe.returncode != 0:
-        pytest.skip(f"no private network namespace here: {probe.stderr.strip()}")
-    packages = pypi.installed("airbyte-source-salesforce==2.10.3", timeout=900)
+    netns.require()
     scratch = tmp_path_factory.mktemp("airbyte")
-    hosts = scratch / "hosts"
-    hosts.write_text(f"127.0.0.1 localhost {HOST}\n")
-    inside = f'ip link set lo up && mount --bind "{hosts}" /etc/hosts && exec "{sys.executable}" "{SCRIPT}"'
+    packages = pypi.installed("airbyte-source-salesforce==2.10.3", timeout=900)
     env = {**os.environ, "PYTHONPATH": str(ROOT), "ORG_DUMP": str(default_org()), "TLS_DIR": str(scratch / "tls"),
-           "WORK_DIR": str(scratch), "AIRBYTE_PATH": str(packages)}  # fmt: skip
-    result = subprocess.run(["unshare", "--net", "--mount", "sh", "-c", inside], capture_output=True, text=True,
-                            env=env, timeout=900)  # fmt: skip
-    assert result.returncode == 0, result.stderr[-3000:]
-    return json.loads(result.stdout)
+           "WORK_DIR": str(scratch), "AIRBYTE_PATH": str(packages), "HOST_NAME": HOST}  # fmt: skip
+    return netns.run_inside(SCRIPT, env, scratch, hosts=(HOST,))
 
 
 def test_check_and_discover(seen: dict) -> None:

@@ -13,18 +13,14 @@ Cython 3; the install therefore builds it with ``cython<3`` (a build constraint,
 
 from __future__ import annotations
 
-import json
 import os
-import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from fixtures import default_org
 
-from . import pypi
+from . import netns, pypi
 
 pytestmark = pytest.mark.slow
 
@@ -34,20 +30,12 @@ ROOT = Path(__file__).resolve().parents[2]
 
 @pytest.fixture(scope="module")
 def seen(org_dump: Path, tmp_path_factory: pytest.TempPathFactory) -> dict:
-    if shutil.which("unshare") is None or shutil.which("ip") is None:
-        pytest.skip("unshare and ip (util-linux, iproute2) are needed for a private network namespace")
-    probe = subprocess.run(["unshare", "--net", "true"], capture_output=True, text=True)
-    if probe.returncode != 0:
-        pytest.skip(f"no private network namespace here: {probe.stderr.strip()}")
-    packages = pypi.installed("amaxa==0.9.8", build_constraints=("cython<3",))
+    netns.require()
     scratch = tmp_path_factory.mktemp("amaxa")
-    inside = f'ip link set lo up && exec "{sys.executable}" "{SCRIPT}"'
+    packages = pypi.installed("amaxa==0.9.8", build_constraints=("cython<3",))
     env = {**os.environ, "PYTHONPATH": str(ROOT), "SOURCE_DUMP": str(default_org()), "TARGET_DUMP": str(org_dump),
            "TLS_DIR": str(scratch / "tls"), "AMAXA_PATH": str(packages), "WORK_DIR": str(scratch)}  # fmt: skip
-    result = subprocess.run(["unshare", "--net", "sh", "-c", inside], capture_output=True, text=True, env=env,
-                            timeout=900)  # fmt: skip
-    assert result.returncode == 0, result.stderr[-3000:]
-    return json.loads(result.stdout)
+    return netns.run_inside(SCRIPT, env, scratch)
 
 
 def test_extract_takes_every_record(seen: dict) -> None:

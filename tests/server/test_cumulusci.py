@@ -20,7 +20,6 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-import requests
 
 from fixtures import default_org
 from mock_org.auth import DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET
@@ -28,6 +27,7 @@ from mock_org.server import tls
 from mock_org.server.serve import RunningOrg, serve_org
 
 from . import pypi
+from .grants import refresh_token
 
 pytestmark = pytest.mark.slow
 
@@ -73,12 +73,7 @@ class Cci:
 
 def org_config(running: RunningOrg) -> str:
     """The org as CumulusCI's ``CUMULUSCI_ORG_*`` variable holds it, with a refresh token from the org."""
-    form = {"grant_type": "password", "client_id": DEFAULT_CLIENT_ID, "client_secret": DEFAULT_CLIENT_SECRET,
-            "username": running.username, "password": running.password + running.security_token,
-            "scope": "api refresh_token"}  # fmt: skip
-    answer = requests.post(f"{running.url}/services/oauth2/token", data=form, verify=str(running.ca_bundle), timeout=60)
-    answer.raise_for_status()
-    return json.dumps({"instance_url": running.url, "refresh_token": answer.json()["refresh_token"],
+    return json.dumps({"instance_url": running.url, "refresh_token": refresh_token(running),
                        "client_id": DEFAULT_CLIENT_ID, "client_secret": DEFAULT_CLIENT_SECRET})  # fmt: skip
 
 

@@ -6,7 +6,7 @@ Prints what it saw as one JSON object.
 
 Run by tests/server/test_airbyte.py inside ``unshare --net --mount``, with a private /etc/hosts
 bind-mounted over the namespace's view (the machine's own file is never touched).
-Environment: ORG_DUMP, TLS_DIR, WORK_DIR, AIRBYTE_PATH (the installed source, for its own processes).
+Environment: ORG_DUMP, TLS_DIR, WORK_DIR, HOST_NAME, AIRBYTE_PATH (the installed source, for its own processes).
 """
 
 from __future__ import annotations
@@ -18,14 +18,13 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-import requests
-
 from mock_org.auth import DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET
 from mock_org.clock import OrgClock
 from mock_org.server import tls
 from mock_org.server.serve import RunningOrg, serve_org
+from tests.server.grants import refresh_token
 
-HOST = "login.salesforce.com"
+HOST = os.environ["HOST_NAME"]
 STREAMS = ("Account", "Contact", "Case")
 WORK = Path(os.environ["WORK_DIR"])
 
@@ -47,17 +46,10 @@ def source(running: RunningOrg, *args: str) -> list[dict]:
 
 def config(running: RunningOrg) -> Path:
     """The source's config: the connected app and a refresh token, as Airbyte's OAuth flow leaves them."""
-    form = {"grant_type": "password", "client_id": DEFAULT_CLIENT_ID, "client_secret": DEFAULT_CLIENT_SECRET,
-            "username": running.username, "password": running.password + running.security_token,
-            "scope": "api refresh_token"}  # fmt: skip
-    answer = requests.post(
-        f"https://{HOST}/services/oauth2/token", data=form, verify=str(running.ca_bundle), timeout=60
-    )
-    answer.raise_for_status()
     path = WORK / "config.json"
     path.write_text(json.dumps({
         "client_id": DEFAULT_CLIENT_ID, "client_secret": DEFAULT_CLIENT_SECRET, "is_sandbox": False,
-        "refresh_token": answer.json()["refresh_token"], "start_date": "2019-01-01T00:00:00Z",
+        "refresh_token": refresh_token(running, f"https://{HOST}"), "start_date": "2019-01-01T00:00:00Z",
         "stream_slice_step": "P365D", "streams_criteria": [{"criteria": "exacts", "value": name} for name in STREAMS],
     }))  # fmt: skip
     return path
