@@ -287,7 +287,9 @@ def _work(
     pending: set[Future] = set()
     queue = iter(units)
     try:
-        for instance, trial in _take(queue, config.workers * 2):
+        # No more attempts in flight than workers: an attempt queued behind a running one would start
+        # the moment that one ends, before its record can stop the run.
+        for instance, trial in _take(queue, config.workers):
             pending.add(executor.submit(attempt, instance, trial))
         while pending:
             finished, pending = wait(pending, timeout=0.5, return_when=FIRST_COMPLETED)
