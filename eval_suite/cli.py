@@ -19,6 +19,7 @@ from importlib import metadata
 import soql_parser
 from eval_suite import eval_cli, report_cli
 from eval_suite.lane import cli as lane_cli
+from eval_suite.lane import conformance
 from fixtures import cli as fixtures_cli
 from mock_org import cli as org_cli
 from mock_org import command_line
@@ -88,6 +89,7 @@ SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [
     eval_cli.add,
     report_cli.add,
     lane_cli.add,  # after org_cli: it adds to `crmarena org`
+    conformance.add,
 ]
 
 

@@ -52,6 +52,21 @@ class TargetSettings:
             raise TargetUnavailable("--db names a dump for the mock org; CRMARENA_TARGET=salesforce uses a real org")
         return cls(kind, env.get("CRMARENA_MOCK_URL") or None, db)
 
+    @classmethod
+    def for_side(
+        cls, kind: str, env: Mapping[str, str] = os.environ, *, db: Path | None = None, mock_url: str | None = None
+    ) -> TargetSettings:
+        """One side of a comparison (``crmarena conformance``), its kind named by the caller rather than by
+        CRMARENA_TARGET. A mock side serves ``db``, else uses the mock at ``mock_url`` or CRMARENA_MOCK_URL,
+        else a private copy of the default org; a salesforce side reads the SALESFORCE_* variables."""
+        if kind not in TARGETS:
+            raise TargetUnavailable(f"a target is one of {', '.join(TARGETS)}, not {kind!r}")
+        if kind == "salesforce":
+            if db is not None or mock_url:
+                raise TargetUnavailable("a dump or a mock URL names a mock org; a salesforce side reads SALESFORCE_*")
+            return cls(kind)
+        return cls(kind, None, db) if db is not None else cls(kind, mock_url or env.get("CRMARENA_MOCK_URL") or None)
+
 
 class Target:
     """A connected org: new sessions on demand, the per-session clock where there is one."""

@@ -1,0 +1,340 @@
+"""``crmarena conformance``: one query suite on two orgs, and every place where their answers differ.
+
+Side A is normally the mock (the org the tasks were written for), side B the org under test; each
+side is opened by eval_suite.target from its own settings, so CRMARENA_TARGET plays no part. The
+suite (eval_suite.lane.query_suite) runs on both sides, side B's statements with their Ids
+translated through the push's Id map; eval_suite.lane.compare says what differs. Statements with a
+relative date literal are compared only when both sides' "today" can be pinned (two mocks); a real
+org's clock cannot move.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import threading
+from collections import Counter
+from collections.abc import Callable
+from concurrent.futures import FIRST_EXCEPTION, Future, ThreadPoolExecutor, wait
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from simple_salesforce.exceptions import SalesforceError
+from tqdm import tqdm
+
+from fixtures.default import DEFAULT_DIR
+from fixtures.dump import MANIFEST_FILE, reference_date
+from mock_org.command_line import OK, REFUSED, BadFile, Unavailable, UsageError, iso_date, positive_int
+
+from ..errors import InfraError
+from ..records import write_json_atomic
+from ..reference import run_reference
+from ..target import TARGETS, Target, TargetSettings, TargetUnavailable, open_target
+from ..task_set import Instance, load_task_file
+from ..toolbox import org_failure
+from .compare import IdTranslation, NotCompared, Outcome, compare, plan_of
+from .conformance_report import render_text, summarise
+from .idmap import IdMapError, load_idmap
+from .query_suite import PARTS, REFERENCE, SAMPLE, RecordingClient, SuiteQuery, chosen, reference_queries
+from .query_suite import sample_queries as sample_part
+
+FORMAT = "crmarena-conformance/1"
+# Set by each org itself: SystemModstamp can never be written, the others change with every write
+# the push makes after an insert (and CreatedById names the pushing user unless the users are
+# mapped); auto-numbers (CaseNumber …) are counted by each org.
+DEFAULT_NOT_COMPARED = (
+    "SystemModstamp", "LastModifiedDate", "LastModifiedById", "CreatedById",
+    "Case.CaseNumber", "CaseHistory__c.Name", "Knowledge__kav.ArticleNumber", "Order.OrderNumber",
+    "OrderItem.OrderItemNumber", "LiveChatTranscript.Name",
+)  # fmt: skip
+DETAILS_KEPT = 100  # differences listed per query; the count is always complete
+# An org that answers these for one statement still works (the statement failed, not the org).
+_STATEMENT_FAILURES = frozenset({"UNKNOWN_EXCEPTION", "QUERY_TIMEOUT"})
+
+
+@dataclass(frozen=True)
+class ConformanceConfig:
+    a: TargetSettings
+    b: TargetSettings
+    idmap: Path | None = None
+    parts: tuple[str, ...] = PARTS
+    only: tuple[str, ...] = ()
+    tasks_file: Path = DEFAULT_DIR / "tasks.jsonl"
+    not_compared: tuple[str, ...] = DEFAULT_NOT_COMPARED
+    today: str | None = None  # the day both clocks are pinned to (default: side A's dump's)
+    workers: int = 4
+    progress: bool = True
+
+
+@dataclass
+class Side:
+    """One org of the comparison, one session per worker thread, each pinned to the day asked for."""
+
+    label: str
+    target: Target
+    _local: threading.local = field(default_factory=threading.local)
+
+    def client(self, today: str | None) -> Any:
+        local = self._local
+        if getattr(local, "sf", None) is None:
+            local.sf, local.today = self.target.connect(), None
+        if today and local.today != today:
+            self.target.set_today(local.sf, today)
+            local.today = today
+        return local.sf
+
+    def answer(self, query: SuiteQuery, text: str, today: str | None) -> Outcome:
+        sf = self.client(today)
+        try:
+            if query.language == "sosl":
+                records = (sf.search(text) or {}).get("searchRecords") or []
+                return Outcome(tuple(records), len(records))
+            result = sf.query_all(text)
+        except Exception as error:  # the org client's errors: the statement's, or the org's failure
+            raise_if_unusable(error, self.label)
+            if not isinstance(error, SalesforceError):
+                raise
+            return Outcome(error_code=_error_code(error), message=_error_message(error))
+        return Outcome(tuple(result.get("records") or ()), int(result.get("totalSize") or 0))
+
+
+class SideFailed(InfraError):
+    """A side stopped answering (login, network, session, API limits): the comparison cannot go on."""
+
+
+def raise_if_unusable(error: BaseException, label: str) -> None:
+    failure = org_failure(error)
+    if failure is None:
+        return
+    if isinstance(error, SalesforceError) and (error.status == 500 or _error_code(error) in _STATEMENT_FAILURES):
+        return
+    raise SideFailed(f"side {label}: {failure}", source="org") from error
+
+
+def _first_error(error: SalesforceError) -> dict[str, Any]:
+    content = error.content
+    if isinstance(content, bytes | str):
+        try:
+            content = json.loads(content)
+        except ValueError:
+            return {}
+    if isinstance(content, list) and content and isinstance(content[0], dict):
+        return content[0]
+    return content if isinstance(content, dict) else {}
+
+
+def _error_code(error: SalesforceError) -> str:
+    return str(_first_error(error).get("errorCode") or f"HTTP {error.status}")
+
+
+def _error_message(error: SalesforceError) -> str:
+    return str(_first_error(error).get("message") or "")
+
+
+# ----------------------------------------------------------------------------- running
+
+
+def run_conformance(config: ConformanceConfig) -> dict[str, Any]:
+    """The report of one comparison (conformance_report.render_text says how it reads). The Id map and
+    the task file are read before either org is opened."""
+    idmap = load_idmap(config.idmap) if config.idmap else None
+    instances = load_task_file(config.tasks_file).instances if REFERENCE in config.parts else ()
+    ids = IdTranslation(idmap.flat() if idmap else None)
+    skip = NotCompared(config.not_compared)
+    today = config.today or _default_today(config.a)
+    with open_target(config.a) as target_a, open_target(config.b) as target_b:
+        sides = Side("a", target_a), Side("b", target_b)
+        for side in sides:
+            side.target.preflight()
+        pinned = target_a.has_clock and target_b.has_clock
+        queries, replays = _suite(config, instances, sides[0])
+        entries = _parallel(
+            [lambda query=query: _entry(query, sides, ids, skip, today if pinned else None) for query in queries],
+            config.workers, "conformance", "query", config.progress,
+        )  # fmt: skip
+        described = [side.target.describe() for side in sides]
+    return {
+        "format": FORMAT,
+        "a": described[0],
+        "b": described[1],
+        "idmap": {"path": str(config.idmap), "ids": len(idmap)} if idmap else None,
+        "today": today if pinned else None,
+        "clock_dependent": "compared: both sides pinned to the same today" if pinned else
+                           "skipped: a side's today cannot be pinned (a real org's clock cannot move)",
+        "not_compared": list(config.not_compared),
+        "suite": {"parts": list(config.parts), "only": list(config.only), "reference_replays": replays},
+        "summary": summarise(entries),
+        "queries": entries,
+    }  # fmt: skip
+
+
+def _default_today(settings: TargetSettings) -> str:
+    if settings.db is not None and Path(settings.db).is_file():
+        return reference_date(Path(settings.db)).isoformat()
+    return json.loads((DEFAULT_DIR / MANIFEST_FILE).read_text(encoding="utf-8"))["as_of_date"]
+
+
+def _suite(
+    config: ConformanceConfig, instances: tuple[Instance, ...], side_a: Side
+) -> tuple[list[SuiteQuery], dict[str, Any]]:
+    """The queries of the chosen parts, and how the replay of the references on side A went."""
+    queries: list[SuiteQuery] = []
+    replays: dict[str, Any] = {}
+    if REFERENCE in config.parts:
+        recorded = _parallel([lambda instance=instance: _replay(side_a, instance) for instance in instances],
+                             config.workers, "references", "task", config.progress)  # fmt: skip
+        pairs = list(zip(instances, recorded, strict=True))
+        failed = [{"idx": instance.idx, "error": error} for instance, (_, error) in pairs if error]
+        statements = [(instance.task, text) for instance, (texts, _) in pairs for text in texts]
+        queries += reference_queries(statements)
+        replays = {"tasks_file": str(config.tasks_file), "instances": len(instances), "failed": failed}
+    if SAMPLE in config.parts:
+        queries += sample_part()
+    return list(chosen(queries, list(config.only))), replays
+
+
+def _replay(side: Side, instance: Instance) -> tuple[list[str], str | None]:
+    """The statements one reference solution issues on side A (and its error, if it failed there)."""
+    texts: list[str] = []
+    client = RecordingClient(side.client(instance.today), texts.append)
+    try:
+        run_reference(client, list(instance.reference))
+    except Exception as error:  # a reference that fails on side A is reported, its statements so far kept
+        raise_if_unusable(error, side.label)
+        return texts, f"{type(error).__name__}: {error}"
+    return texts, None
+
+
+def _entry(
+    query: SuiteQuery, sides: tuple[Side, Side], ids: IdTranslation, skip: NotCompared, today: str | None
+) -> dict[str, Any]:
+    plan = plan_of(query.text)
+    entry: dict[str, Any] = {"name": query.name, "part": query.part, "language": query.language, "text": query.text}
+    text_b = ids.query(query.text)
+    if text_b != query.text:
+        entry["text_b"] = text_b
+    if plan.clock and today is None:
+        return entry | {"status": "skipped", "reason": "a relative date literal: side a and side b have different "
+                        "todays, and a real org's cannot be pinned"}  # fmt: skip
+    a, b = sides[0].answer(query, query.text, today), sides[1].answer(query, text_b, today)
+    differences, notes = compare(plan, a, b, skip, ids)
+    entry |= {"status": "different" if differences else "same", "a": a.summary(), "b": b.summary()}
+    if differences:
+        kinds = Counter(difference["kind"] for difference in differences)
+        entry |= {"differences_total": len(differences), "difference_kinds": dict(sorted(kinds.items())),
+                  "differences": differences[:DETAILS_KEPT]}  # fmt: skip
+    if notes:
+        entry["notes"] = notes
+    return entry
+
+
+def _parallel(jobs: list[Callable[[], Any]], workers: int, label: str, unit: str, progress: bool) -> list[Any]:
+    """Each job's result in job order, ``workers`` at a time; the first failure stops the rest and is raised."""
+    results: list[Any] = [None] * len(jobs)
+    bar = tqdm(total=len(jobs), desc=label, unit=unit, file=sys.stderr, disable=not progress or None,
+               dynamic_ncols=True)  # fmt: skip
+    executor = ThreadPoolExecutor(max_workers=max(1, workers), thread_name_prefix=f"crmarena-{label}")
+    try:
+        futures: dict[Future, int] = {executor.submit(job): index for index, job in enumerate(jobs)}
+        pending = set(futures)
+        while pending:
+            done, pending = wait(pending, return_when=FIRST_EXCEPTION)
+            for future in done:
+                results[futures[future]] = future.result()  # raises the first failure
+                bar.update()
+    finally:
+        executor.shutdown(wait=True, cancel_futures=True)
+        bar.close()
+    return results
+
+
+# ----------------------------------------------------------------------------- the command
+
+
+def add(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "conformance",
+        help="run a query suite on two orgs and report every difference (mock against a real org)",
+        description="Run the queries of the reference solutions and a SOQL/SOSL sample over the 16 objects on "
+        "side A and side B, and report every difference in rows, values, order, errors and error codes. "
+        "Exit code 0: no difference; 1: differences.",
+    )
+    for side, default in (("a", "mock"), ("b", "salesforce")):
+        parser.add_argument(
+            f"--{side}",
+            choices=TARGETS,
+            default=default,
+            help=f"what side {side} is (default {default}); a salesforce side reads SALESFORCE_*",
+        )
+        parser.add_argument(
+            f"--db-{side}",
+            type=Path,
+            help=f"the org dump a mock side {side} serves (a private "
+            "read-only copy; default: the mock at CRMARENA_MOCK_URL, else the default org)",
+        )
+        parser.add_argument(f"--url-{side}", help=f"a running mock for side {side} (default: $CRMARENA_MOCK_URL)")
+    parser.add_argument("--idmap", type=Path, help="the Id map of the push (side A's Ids to side B's; default: none)")
+    parser.add_argument("--out", type=Path, help="also write the whole report as JSON to this file")
+    parser.add_argument(
+        "--suite",
+        choices=("all", *PARTS),
+        default="all",
+        help="the reference solutions' queries, the sample, or all (default)",
+    )
+    parser.add_argument(
+        "--only",
+        action="append",
+        default=[],
+        metavar="TEXT",
+        help="only the queries whose name contains TEXT (repeatable)",
+    )
+    parser.add_argument(
+        "--tasks-file",
+        type=Path,
+        default=DEFAULT_DIR / "tasks.jsonl",
+        help="the tasks whose reference solutions are replayed on side A (default: the committed set)",
+    )
+    parser.add_argument(
+        "--not-compared",
+        default=",".join(DEFAULT_NOT_COMPARED),
+        metavar="FIELDS",
+        help="fields left out, comma-separated Field or Object.Field ('' compares every field; "
+        "default: the audit fields and auto-numbers each org sets itself)",
+    )
+    parser.add_argument(
+        "--today",
+        type=iso_date,
+        help="the day both sides' clocks are pinned to, when both are mocks (default: side A's dump's reference date)",
+    )
+    parser.add_argument("--workers", type=positive_int, default=4, help="queries in flight per side (default 4)")
+    parser.add_argument("--no-progress", dest="progress", action="store_false", help="no progress bar")
+    parser.set_defaults(handler=_command)  # fmt: skip
+
+
+def _command(args: argparse.Namespace) -> int:
+    try:
+        sides = [TargetSettings.for_side(getattr(args, side), db=getattr(args, f"db_{side}"),
+                                         mock_url=getattr(args, f"url_{side}")) for side in ("a", "b")]  # fmt: skip
+    except TargetUnavailable as error:
+        raise UsageError(f"crmarena conformance: {error}") from None
+    for side in sides:
+        if side.db is not None and not side.db.is_file():
+            raise BadFile(f"crmarena conformance: no org dump at {side.db}")
+    config = ConformanceConfig(
+        *sides, idmap=args.idmap, parts=PARTS if args.suite == "all" else (args.suite,), only=tuple(args.only),
+        tasks_file=args.tasks_file, today=args.today.isoformat() if args.today else None, workers=args.workers,
+        not_compared=tuple(name.strip() for name in args.not_compared.split(",") if name.strip()),
+        progress=args.progress,
+    )  # fmt: skip
+    try:
+        report = run_conformance(config)
+    except (IdMapError, ValueError) as error:
+        raise BadFile(f"crmarena conformance: {error}") from None
+    except (TargetUnavailable, InfraError) as error:
+        raise Unavailable(f"crmarena conformance: {error}") from None
+    if args.out:
+        write_json_atomic(args.out, report)
+    print(render_text(report))
+    return OK if report["summary"]["differences"] == 0 else REFUSED
