@@ -124,9 +124,9 @@ def plan_of(text: str) -> Plan:
     if not tree.order_by:
         return Plan(None, group, limited, offset, clock)
     keys = [_column(tree, item.expression) for item in tree.order_by]
-    if None in keys:
-        note = ("order not compared: an ORDER BY key is not a selected column",)
-        return Plan((), group, limited, offset, clock, note)
+    if None in keys:  # rows sorted by (k1, k2) are sorted by k1: compare the readable keys before it
+        note = ("order compared by the ORDER BY keys before the first one that is not selected",)
+        return Plan(tuple(keys[: keys.index(None)]), group, limited, offset, clock, note)  # type: ignore[arg-type]
     return Plan(tuple(key for key in keys if key is not None), group, limited, offset, clock)
 
 
@@ -264,15 +264,7 @@ def compare(plan: Plan, a: Outcome, b: Outcome, skip: NotCompared, ids: IdTransl
         return [{"kind": "error_vs_success", "a": a.summary(), "b": b.summary()}], []
     rows_a, rows_b = rows_of(a.records, skip, ids, plan.group), rows_of(b.records, skip, None, plan.group)
     notes = list(plan.notes)
-    keys = plan.order
-    if keys and ids:
-        kept = tuple(key for key in keys if not _id_valued(key, rows_a, ids))
-        if kept != keys:
-            notes.append("order by Ids not compared: each org orders by its own Ids")
-        keys = kept
-    if keys and any(row.key(keys) is None for row in (*rows_a, *rows_b)):
-        notes.append("order not compared: an ORDER BY key is not returned, or not compared")
-        keys = ()
+    keys = _comparable_keys(plan.order or (), rows_a, rows_b, ids, notes)
     if plan.limited and not keys:
         notes.append("rows not compared: LIMIT or OFFSET without comparable ORDER BY keys may pick any rows")
         return _count(a, b, len(rows_a), len(rows_b)), notes
@@ -283,19 +275,34 @@ def compare(plan: Plan, a: Outcome, b: Outcome, skip: NotCompared, ids: IdTransl
     return differences, notes
 
 
+def _comparable_keys(
+    keys: tuple[str, ...], rows_a: list[Row], rows_b: list[Row], ids: IdTranslation, notes: list[str]
+) -> tuple[str, ...]:
+    """The ORDER BY keys up to the first that is not comparable: one a row does not carry (not returned,
+    or not compared), or, under an Id map, one holding Ids (each org orders by its own)."""
+    for position, key in enumerate(keys):
+        if any(row.key((key,)) is None for row in (*rows_a, *rows_b)):
+            notes.append(f"order compared by the keys before {key}: it is not returned, or not compared")
+            return keys[:position]
+        if ids and _id_valued(key, rows_a, ids):
+            notes.append(f"order compared by the keys before {key}: each org orders by its own Ids")
+            return keys[:position]
+    return keys
+
+
 def _id_valued(key: str, rows: list[Row], ids: IdTranslation) -> bool:
     return any(value in ids.targets for row in rows for value in (row.key((key,)) or ()))
 
 
 def _boundary(plan: Plan, keys: tuple[str, ...], rows_a: list[Row], rows_b: list[Row]) -> set[tuple]:
-    """The key values at the edges of a LIMIT/OFFSET window, whose tied rows either org may pick."""
-    edges = set()
-    for rows in (rows_a, rows_b):
-        if rows:
-            edges.add(rows[-1].key(keys))
-            if plan.offset:
-                edges.add(rows[0].key(keys))
-    return edges
+    """The key values at the edges of a LIMIT/OFFSET window that both orgs agree on: either org may
+    pick any of the rows tied there."""
+    if not rows_a or not rows_b:
+        return set()
+    edges = [(rows_a[-1].key(keys), rows_b[-1].key(keys))]
+    if plan.offset:
+        edges.append((rows_a[0].key(keys), rows_b[0].key(keys)))
+    return {key_a for key_a, key_b in edges if key_a == key_b}
 
 
 def _count(a: Outcome, b: Outcome, rows_a: int, rows_b: int) -> list[dict]:

@@ -75,15 +75,22 @@ class Side:
     label: str
     target: Target
     _local: threading.local = field(default_factory=threading.local)
+    _clients: list[Any] = field(default_factory=list)
 
     def client(self, today: str | None) -> Any:
         local = self._local
         if getattr(local, "sf", None) is None:
             local.sf, local.today = self.target.connect(), None
+            self._clients.append(local.sf)
         if today and local.today != today:
             self.target.set_today(local.sf, today)
             local.today = today
         return local.sf
+
+    def close(self) -> None:
+        """End every session's connections (a server stopping would otherwise wait for idle keep-alives)."""
+        for sf in self._clients:
+            sf.session.close()
 
     def answer(self, query: SuiteQuery, text: str, today: str | None) -> Outcome:
         sf = self.client(today)
@@ -146,14 +153,18 @@ def run_conformance(config: ConformanceConfig) -> dict[str, Any]:
     today = config.today or _default_today(config.a)
     with open_target(config.a) as target_a, open_target(config.b) as target_b:
         sides = Side("a", target_a), Side("b", target_b)
-        for side in sides:
-            side.target.preflight()
         pinned = target_a.has_clock and target_b.has_clock
-        queries, replays = _suite(config, instances, sides[0])
-        entries = _parallel(
-            [lambda query=query: _entry(query, sides, ids, skip, today if pinned else None) for query in queries],
-            config.workers, "conformance", "query", config.progress,
-        )  # fmt: skip
+        try:
+            for side in sides:
+                side.target.preflight().session.close()
+            queries, replays = _suite(config, instances, sides[0])
+            entries = _parallel(
+                [lambda query=query: _entry(query, sides, ids, skip, today if pinned else None) for query in queries],
+                config.workers, "conformance", "query", config.progress,
+            )  # fmt: skip
+        finally:
+            for side in sides:
+                side.close()
         described = [side.target.describe() for side in sides]
     return {
         "format": FORMAT,
