@@ -10,6 +10,9 @@ running mock at ``CRMARENA_MOCK_URL`` (credentials from ``CRMARENA_USERNAME`` â€
 
 On the mock each session follows its instance's "today" (the mock-only clock resource); a real org
 has one clock, so there ``TODAY`` and ``LAST_N_DAYS:n`` mean the real date.
+
+``crmarena conformance`` opens two targets at once, each from its own settings
+(``TargetSettings.for_side``) rather than from CRMARENA_TARGET.
 """
 
 from __future__ import annotations
