@@ -350,7 +350,7 @@ def _value_differences(row_a: Row, row_b: Row) -> list[dict]:
     sobject = row_a.identity[0] if row_a.identity else None
     for path in dict.fromkeys([*row_a.values, *row_b.values]):
         value_a, value_b = row_a.values.get(path, ABSENT), row_b.values.get(path, ABSENT)
-        if value_a == value_b:
+        if value_a == value_b and type(value_a) is type(value_b):  # 1 and 1.0 read differently in a client
             continue
         difference = {"kind": "value", "object": sobject, "field": f"{sobject}.{path}", "id_a": row_a.source_id,
                       "id_b": row_b.source_id, "a": value_a, "b": value_b}  # fmt: skip

@@ -46,6 +46,10 @@ def test_a_changed_value_is_reported_with_the_field_and_both_values() -> None:
     assert differences == [{"kind": "value", "object": "Case", "field": "Case.Status", "id_a": CASE_A,
                             "id_b": CASE_A, "a": "Closed", "b": "Escalated"}]  # fmt: skip
     assert describe(differences[0]) == f'value differs: Case.Status "Closed" vs "Escalated" ({CASE_A})'
+    # A number is compared with its JSON type: 1 and 1.0 read differently in a client (and an agent's observation).
+    whole, fractional = answer(case(CASE_A, Quantity=1)), answer(case(CASE_A, Quantity=1.0))
+    assert kinds(compare(plan_of("SELECT Id, Quantity FROM Case"), whole, fractional, NOTHING_SKIPPED,
+                         IdTranslation())[0]) == ["value"]  # fmt: skip
 
 
 def test_fields_left_out_are_not_compared_at_any_depth() -> None:
