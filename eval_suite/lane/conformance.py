@@ -282,12 +282,17 @@ def add(subparsers: argparse._SubParsersAction) -> None:
         parser.add_argument(
             f"--db-{side}",
             type=Path,
+            metavar="PATH",
             help=f"the org dump a mock side {side} serves (a private "
             "read-only copy; default: the mock at CRMARENA_MOCK_URL, else the default org)",
         )
-        parser.add_argument(f"--url-{side}", help=f"a running mock for side {side} (default: $CRMARENA_MOCK_URL)")
-    parser.add_argument("--idmap", type=Path, help="the Id map of the push (side A's Ids to side B's; default: none)")
-    parser.add_argument("--out", type=Path, help="also write the whole report as JSON to this file")
+        parser.add_argument(
+            f"--url-{side}", metavar="URL", help=f"a running mock for side {side} (default: $CRMARENA_MOCK_URL)"
+        )
+    parser.add_argument(
+        "--idmap", type=Path, metavar="FILE", help="the Id map of the push (side A's Ids to side B's; default: none)"
+    )
+    parser.add_argument("--out", type=Path, metavar="FILE", help="also write the whole report as JSON to this file")
     parser.add_argument(
         "--suite",
         choices=("all", *PARTS),
@@ -305,6 +310,7 @@ def add(subparsers: argparse._SubParsersAction) -> None:
         "--tasks-file",
         type=Path,
         default=DEFAULT_DIR / "tasks.jsonl",
+        metavar="PATH",
         help="the tasks whose reference solutions are replayed on side A (default: the committed set)",
     )
     parser.add_argument(
@@ -317,14 +323,20 @@ def add(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--today",
         type=iso_date,
+        metavar="DATE",
         help="the day both sides' clocks are pinned to, when both are mocks (default: side A's dump's reference date)",
     )
-    parser.add_argument("--workers", type=positive_int, default=4, help="queries in flight per side (default 4)")
+    parser.add_argument(
+        "--workers", type=positive_int, default=4, metavar="N", help="queries in flight per side (default 4)"
+    )
     parser.add_argument("--no-progress", dest="progress", action="store_false", help="no progress bar")
-    parser.set_defaults(handler=_command)  # fmt: skip
+    parser.set_defaults(handler=_command)
 
 
 def _command(args: argparse.Namespace) -> int:
+    for side in ("a", "b"):
+        if getattr(args, f"db_{side}") and getattr(args, f"url_{side}"):
+            raise UsageError(f"crmarena conformance: --db-{side} and --url-{side} both name side {side}; give one")
     try:
         sides = [TargetSettings.for_side(getattr(args, side), db=getattr(args, f"db_{side}"),
                                          mock_url=getattr(args, f"url_{side}")) for side in ("a", "b")]  # fmt: skip

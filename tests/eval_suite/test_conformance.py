@@ -156,6 +156,7 @@ def test_the_whole_suite_on_the_same_org_has_no_difference(capsys: pytest.Captur
         (["--a", "salesforce", "--idmap", "{idmap}"], 3, "not an Id map"),
         (["--a", "salesforce", "--b", "mock"], 5, "SALESFORCE_USERNAME"),
         (["--today", "2024-13-01"], 2, "is not a date"),
+        (["--db-b", "x.db", "--url-b", "https://127.0.0.1:1"], 2, "--db-b and --url-b both name side b"),
     ],
 )
 def test_mistakes_are_one_line_and_an_exit_code(
