@@ -91,6 +91,7 @@ class Side:
         """End every session's connections (a server stopping would otherwise wait for idle keep-alives)."""
         for sf in self._clients:
             sf.session.close()
+        self._clients.clear()
 
     def answer(self, query: SuiteQuery, text: str, today: str | None) -> Outcome:
         sf = self.client(today)
@@ -200,6 +201,7 @@ def _suite(
         failed = [{"idx": instance.idx, "error": error} for instance, (_, error) in pairs if error]
         statements = [(instance.task, text) for instance, (texts, _) in pairs for text in texts]
         queries += reference_queries(statements)
+        side_a.close()  # the replay's threads are gone: their idle connections would only time out
         replays = {"tasks_file": str(config.tasks_file), "instances": len(instances), "failed": failed}
     if SAMPLE in config.parts:
         queries += sample_part()
