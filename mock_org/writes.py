@@ -119,6 +119,7 @@ class Writer:
         if person:
             contacts = self.storage.table(self.schema["Contact"])
             connection.execute(contacts.insert().values(**person_contact(row), Id=row["PersonContactId"]))
+        self._roll_up(connection, sobject, row)
         return record_id
 
     def update(
@@ -138,6 +139,7 @@ class Writer:
         self._check_unique(connection, sobject, row)
         table = self.storage.table(sobject)
         connection.execute(table.update().where(table.c.Id == row["Id"]).values(**row))
+        self._roll_up(connection, sobject, row)
         if row.get("IsPersonAccount") and row.get("PersonContactId") and sobject.name == "Account":
             contacts = self.storage.table(self.schema["Contact"])
             synced = {key: value for key, value in person_contact(row).items() if key != "CreatedDate"}
@@ -181,6 +183,7 @@ class Writer:
         if row["IsDeleted"]:
             raise EntityIsDeleted("entity is deleted")
         self._set_deleted(connection, sobject, row["Id"], True, user_id)
+        self._roll_up(connection, sobject, row)
         for contact in self._person_contacts(sobject, row):
             self._set_deleted(connection, contact, row["PersonContactId"], True, user_id)
         # Master-detail children go to the recycle bin with their parent.
@@ -201,6 +204,7 @@ class Writer:
             self.purge(connection, child, child_id, user_id)
         table = self.storage.table(sobject)
         connection.execute(table.delete().where(table.c.Id == row["Id"]))
+        self._roll_up(connection, sobject, row)
         for contact in self._person_contacts(sobject, row):
             contacts = self.storage.table(contact)
             connection.execute(contacts.delete().where(contacts.c.Id == row["PersonContactId"]))
@@ -224,8 +228,23 @@ class Writer:
         if not row["IsDeleted"]:
             raise SalesforceError("Entity is not in the recycle bin")
         self._set_deleted(connection, sobject, row["Id"], False, user_id)
+        self._roll_up(connection, sobject, row)
         for contact in self._person_contacts(sobject, row):
             self._set_deleted(connection, contact, row["PersonContactId"], False, user_id)
+
+    def _roll_up(self, connection: Connection, sobject: SObject, row: dict[str, Any]) -> None:
+        """An order line's change re-sums its order: Order.TotalAmount is the roll-up of its live
+        lines' TotalPrice, kept by the org, never written by a client (Object Reference, Order)."""
+        order = self.schema.get("Order")
+        if sobject.name != "OrderItem" or not row.get("OrderId") or order is None or order.field("TotalAmount") is None:
+            return
+        lines, orders = self.storage.table(sobject), self.storage.table(order)
+        total = connection.execute(
+            select(func.coalesce(func.sum(lines.c.TotalPrice), 0)).where(
+                lines.c.OrderId == row["OrderId"], lines.c.IsDeleted == 0
+            )
+        ).scalar_one()
+        connection.execute(orders.update().where(orders.c.Id == row["OrderId"]).values(TotalAmount=round(total, 2)))
 
     def _person_contacts(self, sobject: SObject, row: dict[str, Any]) -> list[SObject]:
         """The Contact object when ``row`` is a person account with its contact: the two share their fate."""
@@ -404,7 +423,8 @@ class Writer:
             )
         row["Product2Id"] = entry["Product2Id"]
         quantity, price = row.get("Quantity"), row.get("UnitPrice")
-        row["TotalPrice"] = None if quantity is None or price is None else quantity * price
+        # A currency field holds its scale's digits (2 here): 6.9 × 101 is 696.9, not 696.9000000000001.
+        row["TotalPrice"] = None if quantity is None or price is None else round(quantity * price, 2)
 
 
 def find_row(storage: Storage, connection: Connection, sobject: SObject, record_id: str) -> dict[str, Any]:

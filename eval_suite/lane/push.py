@@ -38,6 +38,7 @@ from mock_org.command_line import CommandError, InvalidData
 
 from ..records import write_json_atomic
 from .idmap import IdMap, load_idmap, save_idmap
+from .remap import map_known_ids
 from .source import AUDIT_FIELDS, Dump, SourceField, SourceObject
 
 BATCH_SIZE = 200  # the most records one sObject Collections request takes
@@ -324,6 +325,8 @@ class Pusher:
                 value = mapped
             elif f.type == "boolean":
                 value = bool(value)
+            elif isinstance(value, str):
+                value = map_known_ids(value, flat)  # Ids inside text, such as EmailMessage.ToIds
             record[f.name] = value
         return record
 

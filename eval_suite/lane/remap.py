@@ -24,6 +24,18 @@ from .idmap import IdMap
 _CANDIDATE = re.compile(r"(?<![0-9A-Za-z])[0-9A-Za-z]{15}(?:[0-9A-Za-z]{3})?(?![0-9A-Za-z])")
 
 
+def map_known_ids(text: str, flat: dict[str, str]) -> str:
+    """``text`` with every Id the map knows replaced by the org's, in the same form; other words kept."""
+
+    def replace(match: re.Match[str]) -> str:
+        target = flat.get(match.group(0))
+        if target is None:
+            return match.group(0)
+        return target if len(match.group(0)) == 18 else target[:15]
+
+    return _CANDIDATE.sub(replace, text)
+
+
 class UnmappedId(InvalidData):
     """A task names a record of the dump that the Id map does not have."""
 
@@ -40,16 +52,11 @@ class Remapper:
         return word.startswith(self.prefixes) and word[5] == "0" and any(char.isdigit() for char in word[6:])
 
     def string(self, text: str, where: str) -> str:
-        def replace(match: re.Match[str]) -> str:
+        for match in _CANDIDATE.finditer(text):
             word = match.group(0)
-            target = self.flat.get(word)
-            if target is not None:
-                return target if len(word) == 18 else target[:15]
-            if self._looks_like_ours(word) and (len(word) == 15 or _valid18(word)):
+            if word not in self.flat and self._looks_like_ours(word) and (len(word) == 15 or _valid18(word)):
                 raise UnmappedId(f"{where}: {word} is a record Id the Id map does not have")
-            return word
-
-        return _CANDIDATE.sub(replace, text)
+        return map_known_ids(text, self.flat)
 
     def value(self, value: Any, where: str) -> Any:
         if isinstance(value, str):

@@ -4,6 +4,7 @@ there; an uninterrupted push into a second empty org gives the same org."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import signal
@@ -103,6 +104,14 @@ def test_the_default_org_pushed_into_an_empty_org_scores_every_task(tmp_path: Pa
         )  # fmt: skip
         assert evaluation.returncode == 0, evaluation.stderr
         assert "attempts: 1170 passed" in evaluation.stdout
+        report = tmp_path / "conformance.json"
+        conformance = subprocess.run(
+            [*CRMARENA, "conformance", "--a", "mock", "--b", "salesforce", "--idmap", str(interrupted),
+             "--out", str(report), "--no-progress"], env={**os.environ, **env}, capture_output=True, text=True,
+            timeout=3600,
+        )  # fmt: skip
+        assert conformance.returncode == 0, conformance.stdout[-5000:] + conformance.stderr[-2000:]
+        assert json.loads(report.read_text())["summary"]["differences"] == 0
         after_kill = _digests(sf, dump, interrupted)
         sf.session.close()
     with served_empty_org(tmp_path / "tls") as env:

@@ -234,3 +234,25 @@ def test_two_orgs_writing_one_file_never_mint_one_id(writable_org) -> None:
         assert writable_org.query("SELECT COUNT() FROM Case WHERE Subject LIKE 'turn %'")["totalSize"] == 6
     finally:
         other.close()
+
+
+def test_an_orders_total_is_the_sum_of_its_live_lines(writable_org) -> None:
+    from .conftest import ORDERS
+
+    def total() -> float:
+        return writable_org.query(f"SELECT TotalAmount FROM Order WHERE Id = '{ORDERS[1]}'")["records"][0][
+            "TotalAmount"
+        ]
+
+    entry = {"OrderId": ORDERS[1], "PricebookEntryId": rid("01u", 1), "UnitPrice": 6.9}
+    line = writable_org.create("OrderItem", {**entry, "Quantity": 101}, user_id=ADMIN)
+    assert writable_org.retrieve("OrderItem", line)["TotalPrice"] == 696.9  # the currency's two places, no float noise
+    assert total() == 826.89  # 129.99 + 696.9
+    writable_org.update("OrderItem", line, {"Quantity": 1}, user_id=ADMIN)
+    assert total() == 136.89
+    writable_org.delete("OrderItem", line, user_id=ADMIN)
+    assert total() == 129.99
+    writable_org.undelete("OrderItem", line, user_id=ADMIN)
+    assert total() == 136.89
+    writable_org.purge("OrderItem", line, user_id=ADMIN)
+    assert total() == 129.99
