@@ -12,6 +12,7 @@ from typing import Any
 
 from eval_suite.lane.idmap import IdMap
 from eval_suite.lane.push import MATCHED, normalised
+from eval_suite.lane.remap import map_known_ids
 from eval_suite.lane.source import AUDIT_FIELDS, Dump
 from fixtures import default_org
 from mock_org.server.serve import RunningOrg, serve_org
@@ -123,10 +124,12 @@ def source_digest(dump: Dump, name: str) -> tuple[int, str]:
 def org_digest(sf: Any, dump: Dump, idmap: IdMap, name: str) -> tuple[int, str]:
     """Row count and content hash of an object in a pushed org, every Id turned back into the dump's."""
     back = {target: source for _, source, target in idmap}
+    back |= {target[:15]: source for target, source in back.items()}
     fields = compared_fields(dump, name)
     lines = []
     for record in sf.query_all_iter(f"SELECT Id, {', '.join(fields)} FROM {name}"):
-        values = [back.get(record[f], record[f]) if isinstance(record[f], str) else record[f] for f in fields]
+        # Ids inside text too (EmailMessage.ToIds is a list of them).
+        values = [map_known_ids(record[f], back) if isinstance(record[f], str) else record[f] for f in fields]
         lines.append(repr((back.get(record["Id"], "unmapped " + record["Id"]), *map(normalised, values))))
     return len(lines), hashlib.sha256("\n".join(sorted(lines)).encode()).hexdigest()
 
