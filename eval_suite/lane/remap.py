@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -24,12 +24,15 @@ from .idmap import IdMap
 _CANDIDATE = re.compile(r"(?<![0-9A-Za-z])[0-9A-Za-z]{15}(?:[0-9A-Za-z]{3})?(?![0-9A-Za-z])")
 
 
-def map_known_ids(text: str, flat: dict[str, str]) -> str:
-    """``text`` with every Id the map knows replaced by the org's, in the same form; other words kept."""
+def map_known_ids(text: str, flat: dict[str, str], unknown: Callable[[str], None] | None = None) -> str:
+    """``text`` with every Id the map knows replaced by the org's, in the same form; other words kept,
+    each shown to ``unknown`` first (which may refuse it)."""
 
     def replace(match: re.Match[str]) -> str:
         target = flat.get(match.group(0))
         if target is None:
+            if unknown is not None:
+                unknown(match.group(0))
             return match.group(0)
         return target if len(match.group(0)) == 18 else target[:15]
 
@@ -52,11 +55,11 @@ class Remapper:
         return word.startswith(self.prefixes) and word[5] == "0" and any(char.isdigit() for char in word[6:])
 
     def string(self, text: str, where: str) -> str:
-        for match in _CANDIDATE.finditer(text):
-            word = match.group(0)
-            if word not in self.flat and self._looks_like_ours(word) and (len(word) == 15 or _valid18(word)):
+        def refuse_ours(word: str) -> None:
+            if self._looks_like_ours(word) and (len(word) == 15 or _valid18(word)):
                 raise UnmappedId(f"{where}: {word} is a record Id the Id map does not have")
-        return map_known_ids(text, self.flat)
+
+        return map_known_ids(text, self.flat, refuse_ours)
 
     def value(self, value: Any, where: str) -> Any:
         if isinstance(value, str):
