@@ -39,12 +39,12 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 
 import requests
-from hypercorn.config import Config
 from simple_salesforce import Salesforce
 
 from benchmarks.roundtrip import start_server
 from fixtures import default_org
 from mock_org.copies import prepared_copy
+from mock_org.server.front import tls_context
 
 GOALS = {"warm": 1.5, "cold": 2.0}
 CASE_FIELDS = "Id, OwnerId, CreatedDate, ClosedDate, Status, AccountId, IssueId__c, OrderItemId__c"
@@ -87,12 +87,9 @@ def shapes(path: Path, seed: int = 14) -> list[Shape]:
 
 
 def floor_server(certfile: str, keyfile: str, control: Connection) -> None:
-    """The floor, run in a process of its own: TLS as hypercorn sets it up, then per request one
+    """The floor, run in a process of its own: TLS as our front sets it up, then per request one
     dict lookup and one sendall. ``control`` brings (target, response bytes) pairs and takes the port."""
-    config = Config()
-    config.certfile, config.keyfile, config.alpn_protocols = certfile, keyfile, ["http/1.1"]
-    context = config.create_ssl_context()
-    assert context is not None
+    context = tls_context(certfile, keyfile)
     answers: dict[bytes, bytes] = {}
     listener = socket.create_server(("127.0.0.1", 0))
     control.send(listener.getsockname()[1])

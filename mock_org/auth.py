@@ -174,10 +174,13 @@ _USER_COLUMNS = (
 
 
 class Directory:
-    """Users and the org's identity, read from the org's own records on every lookup (they can change)."""
+    """Users and the org's identity, read from the org's own records (they can change). A user looked
+    up by Id is kept until anything in the file changes (``Storage.version``): every authenticated
+    request looks its user up, and a deactivation must still hold at the next request."""
 
     def __init__(self, storage: Storage) -> None:
         self.storage = storage
+        self._by_id: dict[str, tuple[int, User | None]] = {}
         schema = storage.schema
         self._users = storage.table(schema["User"])
         self._profiles = storage.table(schema["Profile"]) if schema.get("Profile") else None
@@ -199,10 +202,21 @@ class Directory:
         """A user by its 15- or 18-character Id."""
         if not is_id(user_id):
             return None
-        query = self._select().where(self._users.c.Id == to18(user_id))
+        key = to18(user_id)
+        cacheable = not self.storage.in_write()
+        version = self.storage.version() if cacheable else -1
+        kept = self._by_id.get(key)
+        if kept is not None and kept[0] == version:
+            return kept[1]
+        query = self._select().where(self._users.c.Id == key)
         with self.storage.read() as connection:
             row = connection.execute(query).mappings().first()
-        return _user(row) if row else None
+        found = _user(row) if row else None
+        if cacheable:
+            if len(self._by_id) > 10_000:
+                self._by_id.clear()
+            self._by_id[key] = (version, found)
+        return found
 
     def by_username(self, username: str) -> User | None:
         query = self._select().where(func.sf_fold(self._users.c.Username) == username.casefold())

@@ -147,6 +147,9 @@ class Storage:
         self._current = threading.local()  # the write transaction this thread is inside, if any
         self.reader = self._engine(read_only=True, pool_size=8)
         self.writer: Engine | None = None if read_only else self._engine(read_only=False, pool_size=1)
+        self._watch = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, check_same_thread=False,
+                                      isolation_level=None)  # fmt: skip
+        self._watch_lock = threading.Lock()
 
     def _engine(self, *, read_only: bool, pool_size: int) -> Engine:
         # A read-only file is opened with mode=ro, so not even a bug could change it.
@@ -233,7 +236,19 @@ class Storage:
             raise PermissionError("a read-only org cannot be changed")
         self.metadata.create_all(self.writer)
 
+    def version(self) -> int:
+        """A number that changes whenever any connection, of this process or another, commits a change
+        to the file (SQLite's ``PRAGMA data_version``, asked on a connection that never writes): a cache
+        of records is good while it stays the same."""
+        with self._watch_lock:
+            return int(self._watch.execute("PRAGMA data_version").fetchone()[0])
+
+    def in_write(self) -> bool:
+        """Whether this thread is inside a write transaction (whose changes ``version`` cannot see yet)."""
+        return getattr(self._current, "connection", None) is not None
+
     def dispose(self) -> None:
+        self._watch.close()
         self.reader.dispose()
         if self.writer is not None:
             self.writer.dispose()

@@ -19,7 +19,7 @@ from ..shared import LocalState, SharedState
 from . import errors
 from .bulk1_jobs import Bulk1Jobs
 from .bulk_jobs import JobStore
-from .front import TOO_LARGE
+from .wsgi import TOO_LARGE
 from .routes import CONVERTERS, ROUTES, endpoint
 from .settings import Settings
 from .state import EXTENSION, ServerState, access_token, header_token, state

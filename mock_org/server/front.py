@@ -1,233 +1,347 @@
-"""The HTTP front: the Flask (WSGI) app behind an asyncio server, so that slow or silent clients cost
-a coroutine, never a worker thread.
+"""The HTTP front: HTTPS (and plain HTTP) for the WSGI app, each connection on a thread of its own.
 
-hypercorn speaks HTTP/1.1 and TLS on an event loop; TLS handshakes, request headers and bodies are
-read there, with timeouts, and only a complete request reaches one of the worker threads that run
-the app (``WsgiBridge``). The body a request may carry is decided from its headers before it is
-read (``body_limit``: 1 MB for logins and anyone without a session), so nobody can make the server
-buffer 150 MB before authenticating. A client that hangs up while its request runs has its query
-abandoned (deadline.py). The cheroot front this replaced did TLS handshakes in its accept loop and
-read requests in its worker threads, so 16 slow clients or 2 silent TLS ones stopped it.
+A connection's thread does its TLS handshake and reads its requests with deadlines; OpenSSL and the
+socket calls run in C without the GIL, so a slow or silent client holds its own thread while it
+waits and nothing else: not the GIL, not one of the ``threads`` slots in which requests run the app.
+The body a request may carry is decided from its headers before it is read (``body_limit``: 1 MB for
+logins and anyone without a session), so nobody can make the server buffer 150 MB before
+authenticating. A client that hangs up while its request runs has its query abandoned (deadline.py).
+
+This replaced an asyncio front (hypercorn) that spent ~60% of the server's CPU on a one-row query:
+asyncio's TLS copies every byte through Python, h11 parses in Python, and every request crossed to a
+worker thread and back. Here a request costs a few socket calls and one parse of its head. The
+cheroot front before that read requests in a fixed pool of threads, so 16 slow clients stopped it.
 """
 
 from __future__ import annotations
 
-import asyncio
-import io
 import logging
-import re
-import sys
+import select
+import selectors
+import socket
+import ssl
 import threading
-from collections.abc import Callable, Iterable
-from concurrent.futures import ThreadPoolExecutor
+import time
+from collections.abc import Callable
 from typing import Any
 
-from hypercorn.asyncio.run import worker_serve
-from hypercorn.config import Config
-from hypercorn.utils import wrap_app
-
 from .. import deadline
+from . import http1, wsgi
 
 log = logging.getLogger(__name__)
 
-WsgiApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
-TOO_LARGE = "crmarena.body_too_large"  # environ key: the body was over the limit and was not read
-_LEADING_SLASHES = re.compile(r"^/{2,}")
-
 HANDSHAKE_SECONDS = 10.0  # a TLS client that has not finished its handshake by then is dropped
-IDLE_SECONDS = 10.0  # a connection without a complete request header for that long is closed
-READ_SECONDS = 30.0  # a body that stalls that long between two reads is given up
+IDLE_SECONDS = 10.0  # a connection without the first byte of a request for that long is closed
+READ_SECONDS = 30.0  # a request head must be whole that long after its first byte; a body or a reader may stall that long
 MAX_HEADER_BYTES = 1024 * 1024  # request line and headers: a 100,000-character SOQL query fits
 MAX_DRAINED_BYTES = 160 * 1024 * 1024  # a body over its limit is read and dropped up to this much
+MAX_CONNECTIONS = 1000  # open connections (threads); past that, new ones wait in the listen backlog
+STOP_SECONDS = 10.0  # how long stopping waits for the requests that are running
+LINGER_SECONDS = 2.0  # before closing on an error, what the client still sends is read for that long
+BACKLOG = 1024
+_RECEIVE = 64 * 1024  # per recv: a larger buffer is mmap-allocated and shrunk on every call
+_ONE_SEND = 64 * 1024  # a response up to this size goes out in one send with its head (one TLS record)
+_GONE_EVENTS = getattr(select, "POLLRDHUP", 0) | select.POLLHUP | select.POLLERR
+_GONE_CHECK_SECONDS = 0.05
 
 
-class WsgiBridge:
-    """An ASGI application that runs a WSGI application in a pool of ``threads`` threads.
-
-    ``body_limit(environ)`` says how many body bytes a request (known by its headers) may send; past
-    that the body is dropped as it arrives (never kept), and the app sees ``environ[TOO_LARGE]`` and a
-    Content-Length over its limit, which it answers with 413.
-    """
-
-    def __init__(self, app: WsgiApp, *, threads: int, body_limit: Callable[[dict[str, Any]], int]) -> None:
-        self.app = app
-        self.body_limit = body_limit
-        self.pool = ThreadPoolExecutor(threads, thread_name_prefix="mock-org-worker")
-
-    async def __call__(self, scope: dict[str, Any], receive: Callable, send: Callable) -> None:
-        if scope["type"] == "lifespan":
-            while (await receive())["type"] != "lifespan.shutdown":
-                await send({"type": "lifespan.startup.complete"})
-            await send({"type": "lifespan.shutdown.complete"})
-            return
-        if scope["type"] != "http":
-            return
-        environ = _environ(scope)
-        body = bytearray()
-        limit = self.body_limit(environ)
-        received, more = 0, True
-        while more and received <= MAX_DRAINED_BYTES:
-            message = await receive()
-            if message["type"] == "http.disconnect":
-                return
-            chunk = message.get("body", b"")
-            received += len(chunk)
-            more = message.get("more_body", False)
-            if received <= limit:
-                body += chunk
-            elif TOO_LARGE not in environ:  # the rest is read and dropped, so the client hears the 413
-                environ[TOO_LARGE] = True
-                body = bytearray()
-        if TOO_LARGE in environ:
-            environ["CONTENT_LENGTH"] = str(max(received, int(environ.get("CONTENT_LENGTH") or 0)))
-        environ["wsgi.input"] = io.BytesIO(bytes(body))
-        environ.pop("HTTP_TRANSFER_ENCODING", None)  # the body is whole now, whatever framing it came in
-        if TOO_LARGE not in environ:
-            environ["CONTENT_LENGTH"] = str(len(body))
-        gone = threading.Event()
-        watcher = asyncio.ensure_future(_watch_disconnect(receive, gone)) if not more else None
-        try:
-            loop = asyncio.get_running_loop()
-            status, headers, content = await loop.run_in_executor(self.pool, self._run, environ, gone)
-        finally:
-            if watcher is not None:
-                watcher.cancel()
-        if gone.is_set():
-            return
-        await send({"type": "http.response.start", "status": status, "headers": headers})
-        await send({"type": "http.response.body", "body": content})
-
-    def _run(self, environ: dict[str, Any], gone: threading.Event) -> tuple[int, list, bytes]:
-        """Call the app on a worker thread; its query is abandoned once the client is gone."""
-        answer: dict[str, Any] = {}
-
-        def start_response(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> None:
-            answer["status"] = int(status.split(" ", 1)[0])
-            # Header names go out as the app spells them (``Content-Type``, ``Sforce-Limit-Info``), as a real
-            # org's do over HTTP/1.1: some clients look them up in a plain, case-sensitive dict.
-            answer["headers"] = [(name.encode("latin-1"), value.encode("latin-1")) for name, value in headers]
-
-        with deadline.abandoned_when(gone.is_set):
-            result = self.app(environ, start_response)
-            try:
-                content = b"".join(result)
-            finally:
-                close = getattr(result, "close", None)
-                if close is not None:
-                    close()
-        return answer["status"], answer["headers"], content
-
-    def close(self) -> None:
-        self.pool.shutdown(wait=False, cancel_futures=True)
+def tls_context(certfile: str, keyfile: str) -> ssl.SSLContext:
+    """TLS 1.2 or later with forward-secret AEAD ciphers, ALPN ``http/1.1``."""
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.minimum_version = ssl.TLSVersion.TLSv1_2
+    context.set_ciphers("ECDHE+AESGCM:ECDHE+CHACHA20")
+    context.set_alpn_protocols(["http/1.1"])
+    context.load_cert_chain(certfile, keyfile)
+    return context
 
 
-async def _watch_disconnect(receive: Callable, gone: threading.Event) -> None:
-    while True:
-        if (await receive())["type"] == "http.disconnect":
-            gone.set()
-            return
+class Closed(Exception):
+    """The connection is over: the client left, went silent past a deadline, or the server stops."""
 
 
-def _environ(scope: dict[str, Any]) -> dict[str, Any]:
-    """The WSGI environ of an ASGI request (PEP 3333); a run of leading slashes in the path is one.
-
-    Salesforce answers ``GET //services/data``: the sf CLI stores an instance URL with a trailing
-    slash and asks for exactly that.
-    """
-    path = _LEADING_SLASHES.sub("/", scope["path"])
-    server = scope.get("server") or ("127.0.0.1", 0)
-    client = scope.get("client") or ("", 0)
-    environ: dict[str, Any] = {
-        "REQUEST_METHOD": scope["method"],
-        "SCRIPT_NAME": "",
-        "PATH_INFO": path.encode("utf-8").decode("latin-1"),
-        "QUERY_STRING": scope.get("query_string", b"").decode("latin-1"),
-        "SERVER_NAME": str(server[0]),
-        "SERVER_PORT": str(server[1]),
-        "SERVER_PROTOCOL": f"HTTP/{scope.get('http_version', '1.1')}",
-        "REMOTE_ADDR": str(client[0]),
-        "REMOTE_PORT": str(client[1]),
-        "wsgi.version": (1, 0),
-        "wsgi.url_scheme": scope.get("scheme", "http"),
-        "wsgi.errors": sys.stderr,
-        "wsgi.multithread": True,
-        "wsgi.multiprocess": False,
-        "wsgi.run_once": False,
-    }
-    for raw_name, raw_value in scope["headers"]:
-        name, value = raw_name.decode("latin-1").upper().replace("-", "_"), raw_value.decode("latin-1")
-        if name in ("CONTENT_TYPE", "CONTENT_LENGTH"):
-            environ[name] = value
-            continue
-        key = f"HTTP_{name}"
-        environ[key] = f"{environ[key]},{value}" if key in environ else value
-    return environ
-
-
-class AsyncioFront:
-    """hypercorn serving one ASGI app on HTTPS (and plain HTTP when ``http_port`` is given), in a
-    background thread with its own event loop."""
+class Front:
+    """Serves ``app`` on HTTPS at ``port`` (and plain HTTP at ``http_port`` when given; 0 picks a free
+    port), or on ``inherited`` listening file descriptors (a worker of ``serve --workers``, workers.py).
+    At most ``threads`` requests run the app at once."""
 
     def __init__(
-        self, app: Any, *, host: str, port: int, http_port: int | None, certfile: str, keyfile: str,
-        inherited: tuple[int, int | None] | None = None,
+        self, app: wsgi.WsgiApp, *, host: str, port: int, http_port: int | None, certfile: str, keyfile: str,
+        threads: int, body_limit: Callable[[dict[str, Any]], int], inherited: tuple[int, int | None] | None = None,
     ) -> None:  # fmt: skip
-        """``inherited``: the file descriptors of listening sockets to serve (HTTPS, plain HTTP or None)
-        instead of binding ``port`` and ``http_port`` (a worker of ``serve --workers``, workers.py)."""
-        config = Config()
-        config.bind = [f"{host}:{port}"]
-        config.insecure_bind = [f"{host}:{http_port}"] if http_port is not None else []
+        self.app = app
+        self.body_limit = body_limit
+        self.context = tls_context(certfile, keyfile)
+        self.slots = threading.BoundedSemaphore(threads)
+        self.date = http1.DateHeader()
         if inherited is not None:
-            config.bind = [f"fd://{inherited[0]}"]
-            config.insecure_bind = [f"fd://{inherited[1]}"] if inherited[1] is not None else []
-        config.certfile, config.keyfile = certfile, keyfile
-        config.ssl_handshake_timeout = HANDSHAKE_SECONDS
-        config.keep_alive_timeout = IDLE_SECONDS
-        config.read_timeout = READ_SECONDS
-        config.h11_max_incomplete_size = MAX_HEADER_BYTES
-        config.alpn_protocols = ["http/1.1"]
-        config.include_server_header = False
-        config.accesslog = None
-        config.errorlog = log
-        config.backlog = 1024
-        self.config = config
-        self.sockets = config.create_sockets()  # bound now, so that port 0 is known before start()
-        for sock in (*self.sockets.secure_sockets, *self.sockets.insecure_sockets):
-            sock.listen(config.backlog)  # and listening: a client may connect as soon as start() returns
-        self.app = wrap_app(app, config.wsgi_max_body_size, "asgi")
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._stop: asyncio.Event | None = None
-        self._ready = threading.Event()
+            secure = socket.socket(fileno=inherited[0])
+            insecure = socket.socket(fileno=inherited[1]) if inherited[1] is not None else None
+        else:
+            secure = _listen(host, port)
+            insecure = _listen(host, http_port) if http_port is not None else None
+        self.listeners: list[tuple[socket.socket, bool]] = [(secure, True)]
+        if insecure is not None:
+            self.listeners.append((insecure, False))
+        self.stopping = threading.Event()
+        self._open = threading.BoundedSemaphore(MAX_CONNECTIONS)
+        self._connections: set[Connection] = set()
+        self._lock = threading.Lock()
+        self._wake_read, self._wake_write = socket.socketpair()
         self._thread: threading.Thread | None = None
 
     @property
     def port(self) -> int:
-        return int(self.sockets.secure_sockets[0].getsockname()[1])
+        return int(self.listeners[0][0].getsockname()[1])
 
     @property
     def http_port(self) -> int | None:
-        insecure = self.sockets.insecure_sockets
-        return int(insecure[0].getsockname()[1]) if insecure else None
+        return int(self.listeners[1][0].getsockname()[1]) if len(self.listeners) > 1 else None
 
     def start(self) -> None:
-        self._thread = threading.Thread(target=self._serve, name=f"mock-org-{self.port}", daemon=True)
+        self._thread = threading.Thread(target=self._accept, name=f"mock-org-{self.port}", daemon=True)
         self._thread.start()
-        self._ready.wait(timeout=10)
 
-    def _serve(self) -> None:
-        async def main() -> None:
-            self._loop = asyncio.get_running_loop()
-            self._stop = asyncio.Event()
-            self._ready.set()
-            await worker_serve(self.app, self.config, sockets=self.sockets, shutdown_trigger=self._stop.wait)
+    def _accept(self) -> None:
+        with selectors.DefaultSelector() as selector:
+            for listener, secure in self.listeners:
+                listener.setblocking(False)
+                selector.register(listener, selectors.EVENT_READ, secure)
+            selector.register(self._wake_read, selectors.EVENT_READ, None)
+            while not self.stopping.is_set():
+                for key, _ in selector.select():
+                    if key.data is None:
+                        return
+                    while not self._open.acquire(timeout=0.5):
+                        if self.stopping.is_set():
+                            return
+                    try:
+                        raw, peer = key.fileobj.accept()  # type: ignore[union-attr]
+                    except OSError as error:  # nobody waiting after all, or out of descriptors for now
+                        self._open.release()
+                        if not isinstance(error, (BlockingIOError, InterruptedError)):
+                            log.warning("accept failed: %s", error)
+                            time.sleep(0.1)
+                        continue
+                    connection = Connection(self, raw, peer, secure=key.data)
+                    with self._lock:
+                        self._connections.add(connection)
+                    threading.Thread(target=connection.serve, name="mock-org-connection", daemon=True).start()
 
-        asyncio.run(main())
+    def finished(self, connection: Connection) -> None:
+        with self._lock:
+            self._connections.discard(connection)
+        self._open.release()
 
     def stop(self) -> None:
-        """Stop serving; a second stop (an org stopped by hand, then by its context manager) does nothing."""
-        if self._loop is not None and self._stop is not None and not self._loop.is_closed():
-            self._loop.call_soon_threadsafe(self._stop.set)
+        """Stop accepting, close idle connections, let running requests answer (up to STOP_SECONDS);
+        a second stop (an org stopped by hand, then by its context manager) does nothing."""
+        if self.stopping.is_set():
+            return
+        self.stopping.set()
+        self._wake_write.send(b"x")
         if self._thread is not None:
-            self._thread.join(timeout=10)
-        for sock in (*self.sockets.secure_sockets, *self.sockets.insecure_sockets):
-            sock.close()
+            self._thread.join(timeout=STOP_SECONDS)
+        for listener, _ in self.listeners:
+            listener.close()
+        with self._lock:
+            connections = list(self._connections)
+        for connection in connections:
+            connection.interrupt()
+        give_up = time.monotonic() + STOP_SECONDS
+        for connection in connections:
+            connection.done.wait(max(0.0, give_up - time.monotonic()))
+        self._wake_read.close()
+        self._wake_write.close()
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    return socket.create_server((host, port), backlog=BACKLOG)
+
+
+def _shutdown(sock: socket.socket, how: int) -> None:
+    """Shut one direction of the TCP connection itself (of a TLS socket too: no close_notify, and
+    safe from another thread); a connection already gone is left alone."""
+    try:
+        socket.socket.shutdown(sock, how)
+    except OSError:
+        pass
+
+
+class Connection:
+    """One client connection: its handshake, then requests one after another (pipelined ones too)."""
+
+    def __init__(self, front: Front, raw: socket.socket, peer: Any, *, secure: bool) -> None:
+        self.front = front
+        self.sock: socket.socket = raw
+        self.secure = secure
+        self.client = (str(peer[0]), int(peer[1])) if isinstance(peer, tuple) else ("", 0)
+        self.server = raw.getsockname()[:2]
+        self.buffer = bytearray()
+        self.busy = False
+        self.done = threading.Event()
+        self._poll = select.poll()
+        self._poll.register(raw.fileno(), _GONE_EVENTS)
+        self._gone = False
+        self._next_check = 0.0
+
+    def serve(self) -> None:
+        try:
+            self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            if self.secure:
+                self.sock.settimeout(HANDSHAKE_SECONDS)
+                self.sock = self.front.context.wrap_socket(self.sock, server_side=True, do_handshake_on_connect=False)
+                self.sock.do_handshake()
+            while not self.front.stopping.is_set() and self._one_request():
+                pass
+        except http1.BadRequest as error:
+            self._send(http1.error_response(error.status, date=self.front.date()))
+            self._linger()
+        except (Closed, OSError, ValueError):  # ssl.SSLError and timeouts are OSErrors
+            pass
+        except Exception:
+            log.exception("a connection failed")
+        finally:
+            self.sock.close()
+            self.done.set()
+            self.front.finished(self)
+
+    def interrupt(self) -> None:
+        """Wake a thread waiting for its client (the server stops); a request running finishes first."""
+        if not self.busy:
+            _shutdown(self.sock, socket.SHUT_RD)
+
+    # ------------------------------------------------------------------ reading a request
+
+    def _one_request(self) -> bool:
+        """Read one request, answer it; whether the connection carries on."""
+        head = self._read_head()
+        if head is None:
+            return False
+        length = http1.body_framing(head)
+        environ = wsgi.environ_of(head, scheme="https" if self.secure else "http", server=self.server,
+                                  client=self.client)  # fmt: skip
+        limit = self.front.body_limit(environ)
+        keep_alive = head.keep_alive
+        if length is not None and length > limit and (head.expects_continue or length > MAX_DRAINED_BYTES):
+            body, too_large, received = b"", True, length  # answered without reading it
+            keep_alive = False
+        else:
+            if head.expects_continue and length != 0:
+                self._send(b"HTTP/1.1 100 Continue\r\n\r\n")
+            body, too_large, received = self._read_body(length, limit)
+            if received > MAX_DRAINED_BYTES:
+                keep_alive = False
+        wsgi.with_body(environ, body, too_large=too_large, received=received)
+        self.busy = True
+        try:
+            with self.front.slots, deadline.abandoned_when(self._peer_gone):
+                status, headers, content = wsgi.call(self.front.app, environ)
+        finally:
+            self.busy = False
+        if self._gone:
+            raise Closed()
+        keep_alive = keep_alive and not self.front.stopping.is_set()
+        self._respond(head, status, headers, content, keep_alive)
+        if not keep_alive:
+            self._linger()
+        return keep_alive
+
+    def _read_head(self) -> http1.Head | None:
+        """The next request's head, or None when the client closed or stayed silent for IDLE_SECONDS."""
+        searched = 0
+        give_up = time.monotonic() + IDLE_SECONDS
+        started = False
+        while True:
+            found = http1.head_end(self.buffer, max(0, searched - 3))
+            if found is not None:
+                if found[0] > MAX_HEADER_BYTES:
+                    raise http1.BadRequest(431, "request head too large")
+                head = http1.parse_head(bytes(self.buffer[: found[0]]))
+                del self.buffer[: found[1]]
+                return head
+            if len(self.buffer) > MAX_HEADER_BYTES:
+                raise http1.BadRequest(431, "request head too large")
+            if not started and self.buffer.strip(b"\r\n"):
+                started, give_up = True, time.monotonic() + READ_SECONDS
+            searched = len(self.buffer)
+            chunk = self._receive(give_up)
+            if not chunk:
+                if self.buffer.strip(b"\r\n"):
+                    raise Closed()  # a half-sent request: nobody to answer
+                return None
+            self.buffer += chunk
+
+    def _read_body(self, length: int | None, limit: int) -> tuple[bytes, bool, int]:
+        """The body (nothing once it is over ``limit``), whether it was, and how many bytes came."""
+        body = bytearray()
+        received = 0
+        chunked = http1.ChunkedReader() if length is None else None
+        pending, self.buffer = bytes(self.buffer), bytearray()
+        while True:
+            if chunked is not None:
+                data = chunked.feed(pending)
+            else:
+                take = min(len(pending), length - received)  # type: ignore[operator]
+                data, rest = pending[:take], pending[take:]
+                self.buffer += rest
+            received += len(data)
+            if received <= limit:
+                body += data
+            elif body:
+                body = bytearray()  # over the limit: the rest is read and dropped, so the client hears the 413
+            finished = chunked.done if chunked is not None else received >= length  # type: ignore[operator]
+            if finished or received > MAX_DRAINED_BYTES:
+                if chunked is not None:
+                    self.buffer += chunked.rest
+                return bytes(body), received > limit, received
+            want = _RECEIVE if chunked is not None else min(_RECEIVE, length - received)  # type: ignore[operator]
+            pending = self._receive(time.monotonic() + READ_SECONDS, want)
+            if not pending:
+                raise Closed()
+
+    def _receive(self, give_up: float, size: int = _RECEIVE) -> bytes:
+        left = give_up - time.monotonic()
+        if left <= 0:
+            raise Closed()
+        self.sock.settimeout(left)
+        return self.sock.recv(size)
+
+    # ------------------------------------------------------------------ answering
+
+    def _respond(self, head: http1.Head, status: str, headers: list[tuple[str, str]], content: bytes,
+                 keep_alive: bool) -> None:  # fmt: skip
+        code = int(status[:3])
+        with_body = http1.has_body(code, head.method)
+        connection = None if keep_alive and head.version >= (1, 1) else ("keep-alive" if keep_alive else "close")
+        length = len(content) if with_body else None  # HEAD: the Content-Length the app gave, if any
+        start = http1.response_head(status, headers, length=length, date=self.front.date(), connection=connection)
+        if not with_body:
+            self._send(start)
+        elif len(content) <= _ONE_SEND:
+            self._send(start + content)
+        else:
+            self._send(start)
+            self._send(content)
+
+    def _send(self, data: bytes) -> None:
+        self.sock.settimeout(READ_SECONDS)
+        self.sock.sendall(data)
+
+    def _linger(self) -> None:
+        """Before closing, read what the client still sends for a moment: closing on unread bytes
+        resets the connection, and the client could lose the answer it has not read yet."""
+        _shutdown(self.sock, socket.SHUT_WR)
+        try:
+            give_up = time.monotonic() + LINGER_SECONDS
+            while self._receive(give_up, 65536):
+                pass
+        except (Closed, OSError, ValueError):
+            pass
+
+    def _peer_gone(self) -> bool:
+        """Whether the client hung up (checked at most every 50 ms while its query runs)."""
+        now = time.monotonic()
+        if not self._gone and now >= self._next_check:
+            self._next_check = now + _GONE_CHECK_SECONDS
+            self._gone = any(events & _GONE_EVENTS for _, events in self._poll.poll(0))
+        return self._gone

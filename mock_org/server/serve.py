@@ -1,4 +1,4 @@
-"""Running the app on HTTPS, and optionally plain HTTP, behind an asyncio front (front.py).
+"""Running the app on HTTPS, and optionally plain HTTP, behind the front (front.py).
 
 ``serve_org()`` is the isolation primitive: it copies an org dump into a temporary directory,
 prepares the copy, serves it on a free loopback port and deletes it afterwards, so each evaluation
@@ -28,7 +28,7 @@ from ..ids import POD
 from ..org import Org
 from . import tls
 from .app import body_limit, create_app
-from .front import AsyncioFront, WsgiBridge
+from .front import Front
 from .settings import Settings
 from .state import EXTENSION
 
@@ -39,8 +39,8 @@ THREADS = 16
 
 
 class Server:
-    """The app on HTTPS (and plain HTTP when ``http_port`` is given): an asyncio front reads requests
-    and does TLS (front.py); ``threads`` worker threads run the app."""
+    """The app on HTTPS (and plain HTTP when ``http_port`` is given): the front reads requests and does
+    TLS (front.py); at most ``threads`` requests run the app at once."""
 
     def __init__(
         self, app: Flask, *, host: str = "127.0.0.1", port: int = 8443, http_port: int | None = None,
@@ -48,10 +48,9 @@ class Server:
     ) -> None:  # fmt: skip
         self.host = host
         self.tls = tls_files or tls.ensure()
-        self._bridge = WsgiBridge(app, threads=threads, body_limit=body_limit(app))
-        self._front = AsyncioFront(
-            self._bridge, host=host, port=port, http_port=http_port,
-            certfile=str(self.tls.server_cert), keyfile=str(self.tls.server_key), inherited=inherited,
+        self._front = Front(
+            app, host=host, port=port, http_port=http_port, certfile=str(self.tls.server_cert),
+            keyfile=str(self.tls.server_key), threads=threads, body_limit=body_limit(app), inherited=inherited,
         )  # fmt: skip
 
     @property
@@ -69,7 +68,6 @@ class Server:
 
     def stop(self) -> None:
         self._front.stop()
-        self._bridge.close()
 
 
 @dataclass
