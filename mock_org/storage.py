@@ -147,8 +147,7 @@ class Storage:
         self._current = threading.local()  # the write transaction this thread is inside, if any
         self.reader = self._engine(read_only=True, pool_size=8)
         self.writer: Engine | None = None if read_only else self._engine(read_only=False, pool_size=1)
-        self._watch = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, check_same_thread=False,
-                                      isolation_level=None)  # fmt: skip
+        self._watch: sqlite3.Connection | None = None  # opened on first use: the file may not exist yet
         self._watch_lock = threading.Lock()
 
     def _engine(self, *, read_only: bool, pool_size: int) -> Engine:
@@ -241,6 +240,9 @@ class Storage:
         to the file (SQLite's ``PRAGMA data_version``, asked on a connection that never writes): a cache
         of records is good while it stays the same."""
         with self._watch_lock:
+            if self._watch is None:
+                self._watch = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, check_same_thread=False,
+                                              isolation_level=None)  # fmt: skip
             return int(self._watch.execute("PRAGMA data_version").fetchone()[0])
 
     def in_write(self) -> bool:
@@ -248,7 +250,10 @@ class Storage:
         return getattr(self._current, "connection", None) is not None
 
     def dispose(self) -> None:
-        self._watch.close()
+        with self._watch_lock:
+            if self._watch is not None:
+                self._watch.close()
+                self._watch = None
         self.reader.dispose()
         if self.writer is not None:
             self.writer.dispose()

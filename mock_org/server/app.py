@@ -19,12 +19,12 @@ from ..shared import LocalState, SharedState
 from . import errors
 from .bulk1_jobs import Bulk1Jobs
 from .bulk_jobs import JobStore
-from .wsgi import TOO_LARGE
 from .routes import CONVERTERS, ROUTES, endpoint
 from .settings import Settings
 from .state import EXTENSION, ServerState, access_token, header_token, state
 from .ui import register as register_ui
 from .usage import ApiUsage
+from .wsgi import TOO_LARGE
 
 PROTECTED = frozenset(endpoint(route) for route in ROUTES if route.protected)
 # A request without a session (a login, or anyone not logged in) may send at most this much.

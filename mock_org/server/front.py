@@ -15,6 +15,7 @@ cheroot front before that read requests in a fixed pool of threads, so 16 slow c
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import select
 import selectors
@@ -32,7 +33,7 @@ log = logging.getLogger(__name__)
 
 HANDSHAKE_SECONDS = 10.0  # a TLS client that has not finished its handshake by then is dropped
 IDLE_SECONDS = 10.0  # a connection without the first byte of a request for that long is closed
-READ_SECONDS = 30.0  # a request head must be whole that long after its first byte; a body or a reader may stall that long
+READ_SECONDS = 30.0  # a head must be whole that long after its first byte; a body or a reader may stall that long
 MAX_HEADER_BYTES = 1024 * 1024  # request line and headers: a 100,000-character SOQL query fits
 MAX_DRAINED_BYTES = 160 * 1024 * 1024  # a body over its limit is read and dropped up to this much
 MAX_CONNECTIONS = 1000  # open connections (threads); past that, new ones wait in the listen backlog
@@ -161,10 +162,8 @@ def _listen(host: str, port: int) -> socket.socket:
 def _shutdown(sock: socket.socket, how: int) -> None:
     """Shut one direction of the TCP connection itself (of a TLS socket too: no close_notify, and
     safe from another thread); a connection already gone is left alone."""
-    try:
+    with contextlib.suppress(OSError):
         socket.socket.shutdown(sock, how)
-    except OSError:
-        pass
 
 
 class Connection:

@@ -9,6 +9,7 @@ clients are (a bare LF ends a line, empty lines may precede a request: §2.2).
 
 from __future__ import annotations
 
+import contextlib
 import re
 from dataclasses import dataclass
 from email.utils import formatdate
@@ -133,6 +134,9 @@ class ChunkedReader:
         self.rest = b""
 
     def feed(self, data: bytes) -> bytes:
+        if self.done:
+            self.rest += data
+            return b""
         self.pending += data
         out = bytearray()
         while not self.done:
@@ -177,10 +181,8 @@ class ChunkedReader:
 def status_line(status: str) -> bytes:
     """``HTTP/1.1 200 OK`` from a WSGI status: the standard phrase of its code (RFC 9110 §15), else its own."""
     code, _, phrase = status.partition(" ")
-    try:
+    with contextlib.suppress(ValueError):
         phrase = HTTPStatus(int(code)).phrase  # Werkzeug's are upper-cased ("400 BAD REQUEST")
-    except ValueError:
-        pass
     return f"HTTP/1.1 {code} {phrase}\r\n".encode("latin-1")
 
 
