@@ -173,7 +173,9 @@ class Storage:
 
         @event.listens_for(engine, "begin")
         def _on_begin(connection: Connection) -> None:
-            connection.exec_driver_sql(begin)
+            # On the driver's connection itself: what SQLAlchemy's pysqlite recipe does with exec_driver_sql,
+            # without a whole execution context around one word on every request.
+            connection.connection.driver_connection.execute(begin)  # type: ignore[union-attr]
 
         return engine
 

@@ -61,7 +61,7 @@ def add(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--empty", action="store_true", help="serve a throw-away fresh org: the schema, the "
                         "standard records and the users only (the target of crmarena org push)")  # fmt: skip
     parser.add_argument("--reset", action="store_true", help="remake the default org's working copy first")
-    parser.add_argument("--threads", type=positive_int, help="worker threads per port (default 16)")
+    parser.add_argument("--threads", type=positive_int, help="requests that run the app at once (default 16)")
     parser.add_argument("--workers", type=positive_int, default=os.environ.get("CRMARENA_WORKERS") or "1",
                         help="processes behind the one port, sharing sessions, cursors and jobs "
                              "(default $CRMARENA_WORKERS or 1; one per core uses every core)")  # fmt: skip

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from mock_org.org import Org
 from mock_org.query.shape import Records
-from mock_org.server.wire import dumps, java_dumps
+from mock_org.server.wire import dumps, dumps_bytes, java_dumps
 from mock_org.values import format_datetime
 
 from .conftest import PRODUCTS
@@ -82,3 +82,12 @@ def test_a_large_double_in_a_query_result_prints_like_java(org: Org) -> None:
     result = org.query(f"SELECT UnitPrice FROM PricebookEntry WHERE Product2Id = '{PRODUCTS[2]}'")
     assert '"UnitPrice":2.5E7' in dumps(result)
     assert result["records"].java_doubles
+
+
+def test_what_orjson_refuses_is_written_by_the_rules() -> None:
+    """Ints beyond 64 bits and nesting past orjson's 255 levels still go out, as the rules write them."""
+    deep: object = 1
+    for _ in range(300):
+        deep = [deep]
+    for value in ({"n": 2**64 + 1, "m": -(2**70)}, deep):
+        assert dumps_bytes(value) == java_dumps(value).encode() and json.loads(dumps_bytes(value)) == value
