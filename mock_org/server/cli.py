@@ -216,6 +216,7 @@ def _instructions(
 ) -> str:  # fmt: skip
     username, password, token = credentials
     host = "127.0.0.1" if server.host in ("0.0.0.0", "::") else server.host
+    host = f"[{host.strip('[]')}]" if ":" in host else host  # an IPv6 address in a URL (RFC 3986 §3.2.2)
     hostport = f"{host}:{server.port}"
     env = {
         "REQUESTS_CA_BUNDLE": str(server.tls.bundle),

@@ -123,10 +123,25 @@ class Front:
                             log.warning("accept failed: %s", error)
                             time.sleep(0.1)
                         continue
-                    connection = Connection(self, raw, peer, secure=key.data)
-                    with self._lock:
-                        self._connections.add(connection)
-                    threading.Thread(target=connection.serve, name="mock-org-connection", daemon=True).start()
+                    self._start(raw, peer, secure=key.data)
+
+    def _start(self, raw: socket.socket, peer: Any, *, secure: bool) -> None:
+        """A thread for a new connection; one that cannot start (the client already reset it, the
+        machine is out of threads) is closed, and the server goes on."""
+        try:
+            connection = Connection(self, raw, peer, secure=secure)
+            with self._lock:
+                self._connections.add(connection)
+            try:
+                threading.Thread(target=connection.serve, name="mock-org-connection", daemon=True).start()
+            except RuntimeError:
+                with self._lock:
+                    self._connections.discard(connection)
+                raise
+        except (OSError, RuntimeError) as error:
+            log.warning("a connection could not be served: %s", error)
+            raw.close()
+            self._open.release()
 
     def finished(self, connection: Connection) -> None:
         with self._lock:
@@ -156,7 +171,8 @@ class Front:
 
 
 def _listen(host: str, port: int) -> socket.socket:
-    return socket.create_server((host, port), backlog=BACKLOG)
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET  # "::1" and "[::1]" too
+    return socket.create_server((host.strip("[]"), port), family=family, backlog=BACKLOG)
 
 
 def _shutdown(sock: socket.socket, how: int) -> None:
