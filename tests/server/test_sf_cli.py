@@ -168,17 +168,23 @@ def test_bulk_export_and_import(sf: Sf, stored_org: str, tmp_path: Path) -> None
     ]
 
 
-def test_tree_export_and_import(sf: Sf, stored_org: str, tmp_path: Path) -> None:
-    """``sf data export tree`` then ``import tree`` (the composite tree API): the copies keep their links."""
+def test_tree_export_and_import(sf: Sf, stored_org: str, tmp_path: Path, running: RunningOrg) -> None:
+    """``sf data export tree`` then ``import tree`` (the composite tree API): the copies keep their links.
+    The copies are deleted afterwards: the org is shared with the other client tests (jsforce's search)."""
     soql = "SELECT Name, (SELECT LastName FROM Contacts) FROM Account WHERE Name IN ('Patricia Walker', 'Ola Nordmann')"
     _json(sf("data", "export", "tree", "--target-org", stored_org, "--json", "-q", soql, "--output-dir", str(tmp_path)))
     imported = _json(sf("data", "import", "tree", "--target-org", stored_org, "--json",
                         "--files", str(tmp_path / "Account-Contact.json")))  # fmt: skip
     ids = {row["refId"]: row["id"] for row in imported}
-    assert sorted(ids) == ["AccountRef1", "AccountRef2", "ContactRef1", "ContactRef2"]
-    copies = _json(sf("data", "query", "--target-org", stored_org, "--json",
-                      "-q", f"SELECT LastName, AccountId FROM Contact WHERE Id IN ('{ids['ContactRef1']}', '{ids['ContactRef2']}')"))  # fmt: skip
-    assert {row["AccountId"] for row in copies["records"]} == {ids["AccountRef1"], ids["AccountRef2"]}
+    try:
+        assert sorted(ids) == ["AccountRef1", "AccountRef2", "ContactRef1", "ContactRef2"]
+        copies = _json(sf("data", "query", "--target-org", stored_org, "--json",
+                          "-q", f"SELECT LastName, AccountId FROM Contact WHERE Id IN ('{ids['ContactRef1']}', '{ids['ContactRef2']}')"))  # fmt: skip
+        assert {row["AccountId"] for row in copies["records"]} == {ids["AccountRef1"], ids["AccountRef2"]}
+    finally:
+        client = running.connect()
+        for ref, record_id in sorted(ids.items(), key=lambda item: item[0].startswith("Account")):
+            getattr(client, "Account" if ref.startswith("Account") else "Contact").delete(record_id)
 
 
 def test_limits(sf: Sf, stored_org: str) -> None:
