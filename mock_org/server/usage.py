@@ -15,7 +15,8 @@ from ..shared import LocalState, SharedState
 
 
 class ApiUsage:
-    """The count lives in ``state`` (shared.py), so the workers of one server count one allowance."""
+    """The count lives in ``state`` (shared.py), so the workers of one server count one allowance; each
+    adds to its own part of it, so counting takes no lock between them."""
 
     def __init__(
         self, limit: int, today: Callable[[], dt.date] = lambda: dt.datetime.now(dt.UTC).date(),
@@ -23,30 +24,17 @@ class ApiUsage:
     ) -> None:  # fmt: skip
         self.limit = limit
         self._today = today
-        state = state or LocalState()
-        self._lock = state.lock
-        self._day, self._used = state.counter("usage:day"), state.counter("usage:requests")
+        self._requests = (state or LocalState()).tally("usage:requests")
 
     def count(self) -> None:
         """Count one API request, or refuse it when the day's allowance is spent."""
-        with self._lock:
-            used = self._counted()
-            if used >= self.limit:
-                raise RequestLimitExceeded("TotalRequests Limit exceeded.")
-            self._used.set(used + 1)
+        if not self._requests.add(self._today().toordinal(), self.limit):
+            raise RequestLimitExceeded("TotalRequests Limit exceeded.")
 
     @property
     def used(self) -> int:
-        with self._lock:
-            return self._counted()
-
-    def _counted(self) -> int:
-        """Today's count so far (under the lock): a new day starts at 0."""
-        today = self._today().toordinal()
-        if self._day.get() != today:
-            self._day.set(today)
-            self._used.set(0)
-        return self._used.get()
+        """Today's count so far (a new day starts at 0)."""
+        return self._requests.total(self._today().toordinal())
 
     def header(self) -> str:
         """The ``Sforce-Limit-Info`` value; clients match ``api-usage=(\\d+)/(\\d+)`` at its start."""

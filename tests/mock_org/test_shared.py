@@ -49,3 +49,29 @@ def test_counters_and_serials_lose_nothing_between_processes(tmp_path: Path) -> 
     state = StateFile(tmp_path)
     assert state.counter("hits").get() == 900
     assert state.next_serial("id:750") == 901
+
+
+def _tally(directory: str, times: int) -> None:
+    tally = StateFile(Path(directory)).tally("requests")
+    for _ in range(times):
+        assert tally.add(7, 10**9)
+
+
+def test_a_tally_loses_nothing_between_processes_and_takes_no_lock_between_them(tmp_path: Path) -> None:
+    context = multiprocessing.get_context("spawn")
+    workers = [context.Process(target=_tally, args=(str(tmp_path), 3000)) for _ in range(3)]
+    watcher = StateFile(tmp_path).tally("requests")  # a part made before the others: it learns of theirs
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join(60)
+        assert worker.exitcode == 0
+    assert watcher.total(7) == 9000 and watcher.total(8) == 0
+    late, beside = StateFile(tmp_path).tally("requests"), StateFile(tmp_path).tally("requests")  # one process
+    assert late.add(7, 10**9) and beside.add(7, 10**9) and late.total(7) == beside.total(7) == 9002
+
+
+def test_a_tally_starts_again_each_day_and_stops_at_its_limit(tmp_path: Path) -> None:
+    for tally in (StateFile(tmp_path).tally("usage"), LocalState().tally("usage")):
+        assert [tally.add(1, 3) for _ in range(4)] == [True, True, True, False]
+        assert tally.total(1) == 3 and tally.add(2, 3) and tally.total(2) == 1 and tally.total(1) == 0
