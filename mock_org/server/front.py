@@ -268,14 +268,12 @@ class Connection:
         started = False
         while True:
             found = http1.head_end(self.buffer, max(0, searched - 3))
+            if (found[0] if found is not None else len(self.buffer)) > MAX_HEADER_BYTES:
+                raise http1.BadRequest(431, "request head too large")
             if found is not None:
-                if found[0] > MAX_HEADER_BYTES:
-                    raise http1.BadRequest(431, "request head too large")
                 head = http1.parse_head(bytes(self.buffer[: found[0]]))
                 del self.buffer[: found[1]]
                 return head
-            if len(self.buffer) > MAX_HEADER_BYTES:
-                raise http1.BadRequest(431, "request head too large")
             if not started and self.buffer.strip(b"\r\n"):
                 started, give_up = True, time.monotonic() + READ_SECONDS
             searched = len(self.buffer)

@@ -226,4 +226,4 @@ def response_head(
 
 def error_response(status: int, *, date: str) -> bytes:
     """The answer to a request that could not be read: an empty body, and the connection closes."""
-    return status_line(str(status)) + f"Content-Length: 0\r\nConnection: close\r\nDate: {date}\r\n\r\n".encode()
+    return response_head(str(status), [], length=0, date=date, connection="close")

@@ -30,7 +30,7 @@ _PLAIN_SCALARS = (str, int, bool, type(None))  # exact types: subclasses go to t
 
 def dumps_bytes(value: Any) -> bytes:
     """``value`` as UTF-8 JSON, as ``java_dumps`` writes it: by orjson when that gives the same bytes."""
-    if _c_writes_as_java(value):
+    if _orjson_writes_as_java(value):
         try:
             return orjson.dumps(value)
         except TypeError:  # an int beyond 64 bits, a lone surrogate, nesting past 255 levels: the rules
@@ -43,7 +43,7 @@ def dumps(value: Any) -> str:
     return dumps_bytes(value).decode()
 
 
-def _c_writes_as_java(value: Any) -> bool:
+def _orjson_writes_as_java(value: Any) -> bool:
     """Whether orjson writes ``value`` byte for byte as ``java_dumps``: only str keys, no
     double outside plain_double's range, nothing but dicts, lists, tuples and JSON scalars."""
     pending = [value]
