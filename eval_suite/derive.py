@@ -12,9 +12,13 @@ from datetime import date
 from typing import Any
 
 from eval_suite.tools.soql import ToolError, api_moment, quote
+from fixtures.tasks.grants import granted
 
 CHAT_LINE = re.compile(r"\[(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})\] .+? \((Customer|Agent)\): (.*)")
-REMEDY = re.compile(r"^\s*\d+\.\s+(?P<name>[^:\n]+?):\s.*?available for (?P<days>\d+) days", re.M)
+SOLUTION = re.compile(r"^\s*\d+\.\s+(?P<name>[^:\n]+?):\s.*?available for (?P<days>\d+) days[^\n]*$", re.M)
+MINIMUM = re.compile(r"(?P<what>items priced at|orders totalling) \$(?P<amount>[\d.]+) or more")
+GOVERNS = re.compile(r"governs cases about: ([^\n]+)\.", re.M)
+GESTURES = "may be added to a case about any issue"
 
 
 def the_one(values: list[Any]) -> Any:
@@ -39,13 +43,25 @@ def span(text: str, start: int, end: int) -> str:
     return html.unescape(text)[start:end]
 
 
-def count_by(records: list[dict[str, Any]], field: str, keys: list[str]) -> dict[str, int]:
-    """How many records carry each of ``keys`` in ``field`` (zero for a key none carries)."""
-    counts = dict.fromkeys(keys, 0)
+def count_by(records: list[dict[str, Any]], field: str, keys: list[str] | None = None) -> dict[str, int]:
+    """How many records carry each of ``keys`` in ``field`` (zero for a key none carries); without ``keys``, every
+    value the records carry."""
+    counts: dict[str, int] = dict.fromkeys(keys, 0) if keys is not None else {}
     for record in records:
-        if record.get(field) in counts:
-            counts[record[field]] += 1
+        value = record.get(field)
+        if value is not None and (keys is None or value in counts):
+            counts[value] = counts.get(value, 0) + 1
     return counts
+
+
+def values(records: list[dict[str, Any]], field: str) -> list[Any]:
+    """The ``field`` of every record, in order."""
+    return [record.get(field) for record in records]
+
+
+def at_least(values_by_id: dict[str, Any], counts: dict[str, int], minimum: int) -> dict[str, Any]:
+    """The entries whose count is at least ``minimum``."""
+    return {key: value for key, value in values_by_id.items() if counts.get(key, 0) >= minimum}
 
 
 def soql(template: str, values: list[Any]) -> str:
@@ -53,14 +69,25 @@ def soql(template: str, values: list[Any]) -> str:
     return template.format(*(quote(value) for value in values))
 
 
-def policy_remedies(articles: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The solutions policy articles list ('N. Name: … available for D days …'), with their article."""
+def _policies(articles: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each policy article: whether its solutions are gestures, the issues it governs, and its solutions."""
     found = []
     for article in articles:
-        for match in REMEDY.finditer(html.unescape(article.get("Content") or "")):
-            found.append(
-                {"name": match.group("name").strip(), "days": int(match.group("days")), "article_id": article["Id"]}
-            )
+        text = html.unescape(article.get("Content") or "")
+        solutions = {}
+        for match in SOLUTION.finditer(text):
+            minimum = MINIMUM.search(match.group(0))
+            amount = float(minimum.group("amount")) if minimum else None
+            solutions[match.group("name").strip().lower()] = {
+                "days": int(match.group("days")),
+                "item": amount if minimum and minimum.group("what") == "items priced at" else None,
+                "order": amount if minimum and minimum.group("what") == "orders totalling" else None,
+                "article_id": article["Id"],
+            }
+        governs = GOVERNS.search(text)
+        issues = {name.strip() for name in governs.group(1).split(",")} if governs else set()
+        if solutions:
+            found.append({"gestures": GESTURES in text, "issues": issues, "solutions": solutions})
     return found
 
 
@@ -77,37 +104,49 @@ def _agent_messages(transcripts: list[dict[str, Any]], emails: list[dict[str, An
     return sorted(said, key=lambda item: item[0])
 
 
-def first_offer(
-    transcripts: list[dict[str, Any]], emails: list[dict[str, Any]], remedies: list[dict[str, Any]]
-) -> dict[str, Any] | None:
-    """The first agent message (chat line or sent email) naming a listed solution: that solution and the day."""
+def policy_review(
+    case: dict[str, Any],
+    order_line: dict[str, Any],
+    issues: list[dict[str, Any]],
+    transcripts: list[dict[str, Any]],
+    emails: list[dict[str, Any]],
+    articles: list[dict[str, Any]],
+) -> str | None:
+    """The policy review of docs/tasks.md: every solution an agent granted on the case, checked on the day it was
+    first granted against the policy that governs the case (or, for a gesture, its gesture policy). Returns the
+    broken policy's article Id, or None."""
+    policies = _policies(articles)
+    issue = next((item["Name"] for item in issues if item.get("Id") == case.get("IssueId__c")), None)
+    governing = next((policy for policy in policies if issue in policy["issues"]), None)
+    if governing is None:
+        raise ToolError(f"no policy article governs the issue {issue!r}")
+    order = order_line.get("Order") or {}
+    bought = date.fromisoformat(str(order.get("EffectiveDate"))[:10])
+    price, total = float(order_line.get("UnitPrice") or 0), float(order.get("TotalAmount") or 0)
+    names = sorted({name for policy in policies for name in policy["solutions"]})
+    first_day: dict[str, date] = {}
     for moment, text in _agent_messages(transcripts, emails):
-        lowered = text.lower()
-        named = {
-            (remedy["name"], remedy["article_id"]): remedy for remedy in remedies if remedy["name"].lower() in lowered
-        }
-        if len(named) > 1:
-            raise ToolError(f"the message at {moment} names several solutions: {sorted(name for name, _ in named)}")
-        if named:
-            return {**next(iter(named.values())), "offered_on": moment[:10]}
-    return None
-
-
-def days_between(start: str | None, end: str | None) -> int | None:
-    """Whole days from the date of ``start`` to the date of ``end`` (dates or datetimes, UTC)."""
-    if start is None or end is None:
-        return None
-    return (date.fromisoformat(end[:10]) - date.fromisoformat(start[:10])).days
-
-
-def past_window(days: int | None, offer: dict[str, Any] | None) -> str | None:
-    """The breached article when the offer came more days after the order than its window allows."""
-    if offer is None or days is None:
-        return None
-    return offer["article_id"] if days > offer["days"] else None
+        for name in granted(text, names):
+            first_day.setdefault(name.lower(), date.fromisoformat(moment[:10]))
+    broken = set()
+    for name, day in first_day.items():
+        rule = governing["solutions"].get(name) or next(
+            (policy["solutions"][name] for policy in policies if policy["gestures"] and name in policy["solutions"]),
+            None,
+        )
+        if rule is None:
+            broken.add(next(iter(governing["solutions"].values()))["article_id"])
+            continue
+        cheap = rule["item"] is not None and price < rule["item"]
+        cheap = cheap or (rule["order"] is not None and total < rule["order"])
+        if (day - bought).days > rule["days"] or cheap:
+            broken.add(rule["article_id"])
+    if len(broken) > 1:
+        raise ToolError(f"several policies are broken: {sorted(broken)}")
+    return next(iter(broken), None)
 
 
 OPERATIONS: dict[str, Callable[..., Any]] = {
     operation.__name__: operation
-    for operation in (the_one, pick, span, count_by, soql, policy_remedies, first_offer, days_between, past_window)
+    for operation in (the_one, pick, span, count_by, values, at_least, soql, policy_review)
 }
