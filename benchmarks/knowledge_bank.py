@@ -127,7 +127,7 @@ def answer_sentences(document: tuple[str, str, str], answer: str) -> list[str]:
 
 def content_words(text: str) -> set[str]:
     """The audit's tokens less modal verbs, with a plural's final s dropped so 'shoes' meets 'shoe'."""
-    return {re.sub(r"(?<=[a-z]{3})s$", "", word) for word in tokens(text) if word not in _FUNCTION}
+    return {re.sub(r"(?<=[a-z]{3})s$", "", word) for word in tokens(text) if len(word) > 1 and word not in _FUNCTION}
 
 
 def overlap(question: str, sentence: str) -> float:
