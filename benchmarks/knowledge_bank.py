@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from fixtures.audit.data import AuditData, tokens
 from fixtures.audit.run import reward
-from fixtures.audit.service import STRATEGIES, sentences
+from fixtures.audit.service import BM25, STRATEGIES, sentences
 from fixtures.generate.articles_text import CARE_ARTICLES, DISTRACTORS, POLICY_EXTRAS
 from fixtures.generate.vocab import POLICIES, Policy, Solution
 from fixtures.tasks.knowledge_facts import FACTS, POLICY_TOPICS, SOLUTION_QUESTIONS, Fact
@@ -59,8 +59,8 @@ def articles() -> dict[str, tuple[str, str, str]]:
     return {f"ka0{index:012d}": draft for index, draft in enumerate(drafts)}
 
 
-def solution_facts(policy: Policy) -> list[Fact]:
-    """The facts of the solutions a policy article lists: window, what it gives and its price condition."""
+def solution_facts(policy: Policy) -> list[tuple[str, Fact]]:
+    """The facts of the solutions a policy article lists (window, what it gives, price condition), by kind."""
     found = []
     for solution in policy.solutions:
         answers = {"days": f"{solution.days} days", "what": solution.what[0].upper() + solution.what[1:]}
@@ -69,7 +69,7 @@ def solution_facts(policy: Policy) -> list[Fact]:
         for kind, answer in answers.items():
             questions = tuple(template.format(name=solution.name, topic=topic)
                               for template in SOLUTION_QUESTIONS[kind] for topic in POLICY_TOPICS[policy.key])  # fmt: skip
-            found.append(Fact(answer, questions))
+            found.append((kind, Fact(answer, questions)))
     return found
 
 
@@ -77,14 +77,15 @@ def solution_facts(policy: Policy) -> list[Fact]:
 class PooledFact:
     article_id: str
     fact: Fact
-    bank: bool  # from FACTS (False: built from a policy's solutions)
+    kind: str  # "bank" (from FACTS), or the SOLUTION_QUESTIONS kind it was built with
 
 
 def pool(org: OrgRecords, with_solutions: bool = True) -> list[PooledFact]:
     ids = {title: key for key, (title, _, _) in org.articles.items()}
-    found = [PooledFact(ids[title], fact, True) for title, facts in FACTS.items() for fact in facts]
+    found = [PooledFact(ids[title], fact, "bank") for title, facts in FACTS.items() for fact in facts]
     if with_solutions:
-        found += [PooledFact(ids[policy.title], fact, False) for policy in POLICIES for fact in solution_facts(policy)]
+        found += [PooledFact(ids[policy.title], fact, kind) for policy in POLICIES
+                  for kind, fact in solution_facts(policy)]  # fmt: skip
     return sorted(found, key=lambda item: (item.article_id, item.fact.answer))
 
 
@@ -130,6 +131,31 @@ def strategy_scores(org: OrgRecords, instances: list[Instance]) -> dict[str, flo
             for strategy in STRATEGIES["knowledge_qa"]}  # fmt: skip
 
 
+def scores_by_kind(org: OrgRecords) -> dict[str, dict[str, float]]:
+    """Each strategy's mean reward over every wording of every fact, by kind of fact."""
+    items = [(item.kind, item.article_id, item.fact.answer, question)
+             for item in pool(org) for question in item.fact.questions]  # fmt: skip
+    instances = [Instance(index, "knowledge_qa", None, question, answer, "fuzzy_match", {},
+                          params={"article_id": article_id})
+                 for index, (_, article_id, answer, question) in enumerate(items)]  # fmt: skip
+    data = _AuditData(org, instances)
+    found: dict[str, dict[str, float]] = {}
+    for strategy in STRATEGIES["knowledge_qa"]:
+        rewards: dict[str, list[float]] = {}
+        for (kind, *_), instance in zip(items, instances, strict=True):
+            rewards.setdefault(kind, []).append(reward(instance, strategy.answer(data, instance)))
+        found[strategy.name] = {kind: statistics.fmean(values) for kind, values in rewards.items()}
+    return found
+
+
+def retrieval_top1(org: OrgRecords) -> float:
+    """The share of bank questions whose top BM25 article (the audit's index) is the one that answers them."""
+    index = BM25({key: f"{title} {summary} {body}" for key, (title, summary, body) in org.articles.items()})
+    hits = [index.best(question) == item.article_id
+            for item in pool(org, with_solutions=False) for question in item.fact.questions]  # fmt: skip
+    return statistics.fmean(hits)
+
+
 def article_text(document: tuple[str, str, str]) -> str:
     title, summary, body = document
     return f"{title}\n{summary}\n{body}"
@@ -165,6 +191,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seed", type=int, default=SAMPLE_SEED)
     parser.add_argument("--count", type=int, default=SAMPLE_SIZE)
+    parser.add_argument("--seeds", type=int, default=20, help="also draw samples with seeds 0..N-1: mean and max")
     parser.add_argument("--worst", type=int, default=10, help="print this many questions with the most overlap")
     args = parser.parse_args()
     org = org_of(articles())
@@ -184,11 +211,17 @@ def main() -> None:
         f"overlap with the answer sentence: mean {statistics.fmean(values):.3f}, median {statistics.median(values):.3f}, "
         f"max {max(values):.3f}, above 1/3: {sum(value > 1 / 3 for value in values)}"
     )
+    print(f"BM25's top article answers the question: {retrieval_top1(org):.1%} of bank questions")
     for label, with_solutions in (("bank and solutions", True), ("bank only", False)):
-        instances = sample(org, args.seed, args.count, with_solutions)
-        print(f"\n{label}: {len(instances)} instances, seed {args.seed}")
-        for name, score in strategy_scores(org, instances).items():
-            print(f"  {score:6.1%}  {name}")
+        scores = strategy_scores(org, sample(org, args.seed, args.count, with_solutions))
+        others = [strategy_scores(org, sample(org, seed, args.count, with_solutions)) for seed in range(args.seeds)]
+        print(f"\n{label}, {args.count} instances: seed {args.seed} | mean, max over seeds 0..{args.seeds - 1}")
+        for name, score in scores.items():
+            spread = [found[name] for found in others] or [score]
+            print(f"  {score:6.1%} | {statistics.fmean(spread):6.1%} {max(spread):6.1%}  {name}")
+    print("\nevery wording of every fact, by kind (bank, and the solution facts: days, what, price):")
+    for name, by_kind in scores_by_kind(org).items():
+        print("  " + "  ".join(f"{kind} {score:6.1%}" for kind, score in by_kind.items()) + f"  {name}")
     print("\nmost overlap:")
     for share, question, sentence in sorted(shares, reverse=True)[: args.worst]:
         print(f"  {share:.2f}  {question}\n        {sentence}")
