@@ -20,9 +20,12 @@ import itertools
 import mmap
 import os
 import pickle
+import shutil
 import sqlite3
 import struct
+import tempfile
 import threading
+import weakref
 from collections import OrderedDict
 from collections.abc import Iterator, MutableMapping
 from contextlib import AbstractContextManager
@@ -61,6 +64,10 @@ class SharedState(Protocol):
     def tally(self, name: str) -> DailyTally: ...
 
     def next_serial(self, name: str) -> int: ...
+
+    def files(self) -> Path:
+        """A private folder for what is kept on disk (Bulk API job data), as long as the state lives."""
+        ...
 
 
 class _Number:
@@ -101,6 +108,14 @@ class LocalState:
         self._counters: dict[str, _Number] = {}
         self._tallies: dict[str, _LocalTally] = {}
         self._serials: dict[str, int] = {}
+        self._files: Path | None = None
+
+    def files(self) -> Path:
+        with self.lock:
+            if self._files is None:
+                self._files = Path(tempfile.mkdtemp(prefix="crmarena-files-"))  # mode 0700
+                weakref.finalize(self, shutil.rmtree, self._files, True)
+            return self._files
 
     def table(self, name: str, *, cached: bool = False) -> OrderedDict[str, Any]:
         return self._tables.setdefault(name, OrderedDict())
@@ -235,6 +250,12 @@ class StateFile:
             if found is None:
                 found = self._tallies[name] = MappedTally(self, name)
         return found
+
+    def files(self) -> Path:
+        """``directory/files``: the workers share it; it goes with the state's folder."""
+        folder = self.path.parent / "files"
+        folder.mkdir(mode=0o700, exist_ok=True)
+        return folder
 
     def next_serial(self, name: str) -> int:
         upsert = "INSERT INTO serial VALUES (?, 1) ON CONFLICT (name) DO UPDATE SET value = value + 1 RETURNING value"

@@ -207,7 +207,9 @@ class QueryCompiler:
         if offset is not None and offset > MAX_OFFSET:
             raise NumberOutsideValidRange(f"Maximum SOQL offset allowed is {MAX_OFFSET}")
         if limit is not None and limit > MAX_LIMIT:
-            raise NumberOutsideValidRange(f"The LIMIT value is outside the valid range (0 to {MAX_LIMIT}): {write_number(limit)}")
+            raise NumberOutsideValidRange(
+                f"The LIMIT value is outside the valid range (0 to {MAX_LIMIT}): {write_number(limit)}"
+            )
         return limit, offset
 
     def _order_by(self) -> list[ColumnElement]:
