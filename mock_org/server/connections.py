@@ -2,13 +2,17 @@
 reserve for connections whose requests carry a session, and the order in which the others are shed.
 
 Every connection tells the registry what it is doing (``Phase``). A new connection is admitted while
-there is room; when there is none, the connection least worth keeping makes room for it, in this
-order: one that has not sent a byte yet, one idle between requests (its last without a session),
-one reading a request without a session, one idle after a request with a session; the longest in its
-phase first. A connection reading a request with a session, running one or answering one is never
-shed. So silent or slow sockets, however many and from wherever, cannot keep a client with a session
-out: at worst they shed each other. Connections without a session (new ones count as such until
-their first request shows a session) may hold at most ``max_connections - authenticated_reserve``.
+there is room; when there is none, the connection least worth keeping makes room for it: among those
+without a session (silent since they connected, idle between requests, or reading a request), one of
+the client address holding the most connections, the one that has waited longest in what it does;
+only when there is none of those, an idle connection of a client with a session, by the same order.
+A connection reading a request with a session, running one or answering one is never shed. So the
+client hogging connections pays first, and waiting time, not the kind of wait, decides within it: a
+socket that has said nothing for seconds or trickles a body goes before a newcomer still in its TLS
+handshake; attackers that reconnect as fast as they are shed mostly shed each other, and a new
+client (a few milliseconds from connect to answer) gets through. Connections without a session (new ones count as
+such until their first request shows a session) may hold at most ``max_connections -
+authenticated_reserve``.
 No sockets here: shedding calls the function the connection registered (front.py shuts its socket).
 """
 
@@ -25,7 +29,7 @@ from .limits import ServerLimits
 
 
 class Phase(enum.IntEnum):
-    """What a connection does; the lower, the sooner it is shed."""
+    """What a connection does."""
 
     NEW = 0  # accepted (its TLS handshake included), no byte of a request yet
     IDLE = 1  # between requests, its last one without a session
@@ -100,7 +104,9 @@ class Registry:
         sheddable = [entry for entry in candidates if entry.phase in SHEDDABLE]
         if not sheddable:
             return False
-        victim = min(sheddable, key=lambda entry: (entry.phase, entry.since))
+        held = self._per_address
+        victim = min(sheddable, key=lambda entry: (entry.phase == Phase.IDLE_AUTHENTICATED, -held[entry.address],
+                                                   entry.since))  # fmt: skip
         self._forget(victim)  # its room is free at once; its thread winds down on its own
         self.shed_count += 1
         victim.shed()
