@@ -170,7 +170,7 @@ class ChunkedReader:
             if line is None:
                 break
             if self.state == "size":
-                size = _HEX.fullmatch(line.split(b";", 1)[0].strip(b" \t"))
+                size = _HEX.fullmatch(line.split(b";", 1)[0].rstrip(b" \t"))  # BWS only before an extension
                 if size is None:
                     raise BadRequest(400, "malformed chunk size")
                 self.left = int(size.group(), 16)
