@@ -81,6 +81,17 @@ class Limit:
     def default(self) -> Any:
         return getattr(ServerLimits(), self.field)
 
+    def shown(self, value: Any | None = None) -> str:
+        """A value of this limit as the README and ``--help`` write it: ``30 s``, ``150 MB``, ``16,384 bytes``."""
+        value = self.default if value is None else value
+        if self.field.endswith("seconds"):
+            return f"{value:g} s" if value < 86_400 or value % 86_400 else f"{value / 86_400:g} days"
+        if self.field == "min_body_rate":
+            return f"{value:,} bytes/s"
+        if "bytes" in self.field or "storage" in self.field:
+            return f"{value // MB:,} MB" if value % MB == 0 else f"{value:,} bytes"
+        return f"{value:,}"
+
 
 LIMITS: tuple[Limit, ...] = (
     Limit("max_connections", "--max-connections", "open connections in all"),
@@ -138,7 +149,7 @@ def add_flags(parser: argparse.ArgumentParser) -> None:
         kind = int if types[limit.field] in (int, "int") else float
         where = f"${limit.env}, else " if limit.env else ""
         group.add_argument(limit.flag, dest=f"limit_{limit.field}", type=_parser_of(kind), default=None,
-                           metavar="N", help=f"{limit.help} (default {where}{limit.default:g})")  # fmt: skip
+                           metavar="N", help=f"{limit.help} (default {where}{limit.shown()})")  # fmt: skip
 
 
 def from_args(args: argparse.Namespace | None = None, env: Mapping[str, str] = os.environ) -> ServerLimits:
