@@ -239,8 +239,8 @@ def idle_reconnect(port: int, count: int, stop: threading.Event, *, source: str 
 
 def big_heads(port: int, stop: threading.Event, *, lines: int = 209_000, source: str = "127.0.0.4") -> int:
     """One unauthenticated request after another whose head repeats a header ``lines`` times (209,000:
-    about 1 MB); how many were sent."""
-    head = b"GET /services/data HTTP/1.1\r\nHost: x\r\n" + b"A: b\r\n" * lines + b"\r\n"
+    just under 1 MiB, what a head could be before); how many were sent."""
+    head = b"GET /services/data HTTP/1.1\r\nHost: x\r\n" + b"A:b\r\n" * lines + b"\r\n"
     sent = 0
     while not stop.is_set():
         sock = _connect(port, source, timeout=5.0)

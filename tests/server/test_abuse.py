@@ -128,7 +128,7 @@ def test_heads_of_a_hundred_thousand_lines_cost_others_nothing(serve: Serve) -> 
     (1 MB) one after another: each is answered 431 from its first 16 KB, and cheap queries stay fast."""
     with serve() as served:
         with socket.create_connection(("127.0.0.1", served.http_port), timeout=10) as sock:
-            sock.sendall(b"GET /services/data HTTP/1.1\r\nHost: x\r\n" + b"A: b\r\n" * 209_000 + b"\r\n")
+            sock.sendall(b"GET /services/data HTTP/1.1\r\nHost: x\r\n" + b"A:b\r\n" * 209_000 + b"\r\n")
             assert sock.recv(64).startswith(b"HTTP/1.1 431 ")
         probe = Probe(served.session(), served.url)
         sent = under([lambda stop, i=i: big_heads(served.http_port, stop, source=f"127.0.0.{5 + i}") for i in range(4)],

@@ -48,3 +48,17 @@ def test_search_numbers_never_fail_the_server(client: Client, sosl: str) -> None
     assert answer.status in (200, 400), answer.text
     if "٣" in sosl:
         assert_error(answer, 400, "MALFORMED_SEARCH")
+
+
+def test_other_digits_in_a_locator_or_a_page_number_are_no_500(client: Client, running) -> None:  # type: ignore[no-untyped-def]
+    """``"²".isdigit()`` is true but ``int("²")`` fails: a locator or a list page number written so
+    answers as any bad one does."""
+    from .ui.pages import log_in
+
+    first = client.get(f"{V}/query", headers={"Sforce-Query-Options": "batchSize=200"},
+                       params={"q": "SELECT Id FROM Product2"}).json()  # fmt: skip
+    cursor = first["nextRecordsUrl"].rsplit("/", 1)[1].split("-")[0]
+    assert_error(client.get(f"{V}/query/{cursor}-²"), 400, "INVALID_QUERY_LOCATOR")
+    ui = running.app.test_client()
+    log_in(ui, running.username, running.password)
+    assert ui.get("/lightning/o/Product2/list", query_string={"page": "²", "size": "²"}).status_code == 200
