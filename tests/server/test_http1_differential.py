@@ -105,7 +105,7 @@ CASES = {
     "same-lengths": b"POST /a HTTP/1.1\r\nHost: x\r\nContent-Length: 3, 3\r\n\r\nabc",
     "two-lengths": b"POST /a HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nContent-Length: 4\r\n\r\nabcd",
     "negative-length": b"POST /a HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n",
-    "superscript-length": b"POST /a HTTP/1.1\r\nHost: x\r\nContent-Length: \xc2\xb2\r\n\r\nab",
+    "superscript-length": b"POST /a HTTP/1.1\r\nHost: x\r\nContent-Length: \xb2\r\n\r\nab",
     "length-and-chunked": b"POST /a HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n"
     b"1\r\na\r\n0\r\n\r\n",
     "gzip-chunked": b"POST /a HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip, chunked\r\n\r\n",
