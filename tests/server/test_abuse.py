@@ -43,6 +43,13 @@ def serve(org_dump: Path, tls_files: tls.TlsFiles) -> Serve:
     return start
 
 
+@pytest.fixture(scope="module")
+def default_server(org_dump: Path, tls_files: tls.TlsFiles) -> Iterator[ServedProcess]:
+    """One server with the default limits for the tests that do not need a fresh one."""
+    with serve_process(ROOT, org_dump, tls_files.directory) as served:
+        yield served
+
+
 def threads_of(served: ServedProcess) -> int:
     status = Path(f"/proc/{served.process.pid}/status").read_text()
     return int(next(line.split()[1] for line in status.splitlines() if line.startswith("Threads:")))
@@ -123,16 +130,16 @@ def test_silent_and_trickling_sockets_do_not_keep_others_out(serve: Serve) -> No
 # ----------------------------------------------------------------------------- 5. costly heads
 
 
-def test_heads_of_a_hundred_thousand_lines_cost_others_nothing(serve: Serve) -> None:
+def test_heads_of_a_hundred_thousand_lines_cost_others_nothing(default_server: ServedProcess) -> None:
     """Problem 5, scaled: four unauthenticated clients sending heads of 209,000 repeated header lines
     (1 MB) one after another: each is answered 431 from its first 16 KB, and cheap queries stay fast."""
-    with serve() as served:
-        with socket.create_connection(("127.0.0.1", served.http_port), timeout=10) as sock:
-            sock.sendall(b"GET /services/data HTTP/1.1\r\nHost: x\r\n" + b"A:b\r\n" * 209_000 + b"\r\n")
-            assert sock.recv(64).startswith(b"HTTP/1.1 431 ")
-        probe = Probe(served.session(), served.url)
-        sent = under([lambda stop, i=i: big_heads(served.http_port, stop, source=f"127.0.0.{5 + i}") for i in range(4)],
-                     5.0, probe)  # fmt: skip
+    served = default_server
+    with socket.create_connection(("127.0.0.1", served.http_port), timeout=10) as sock:
+        sock.sendall(b"GET /services/data HTTP/1.1\r\nHost: x\r\n" + b"A:b\r\n" * 209_000 + b"\r\n")
+        assert sock.recv(64).startswith(b"HTTP/1.1 431 ")
+    probe = Probe(served.session(), served.url)
+    sent = under([lambda stop, i=i: big_heads(served.http_port, stop, source=f"127.0.0.{5 + i}") for i in range(4)],
+                 3.0, probe)  # fmt: skip
     summary = probe.summary()
     assert sum(sent) > 8, sent  # type: ignore[arg-type]
     assert summary["failures"] == 0 and summary["p95_ms"] < 500, summary
@@ -192,23 +199,21 @@ CHUNKED = ACCOUNTS + b" HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\
     ],
     ids=["trailer-request", "trailer-flood", "superscript-length", "http10-chunked", "http10-two-hosts"],
 )
-def test_rfc9112_cases_are_refused(serve: Serve, request_bytes: bytes, status: bytes) -> None:
+def test_rfc9112_cases_are_refused(default_server: ServedProcess, request_bytes: bytes, status: bytes) -> None:
     """Problem 9: what a strict reader refuses is answered with its status and the connection closes."""
-    with serve() as served:
-        answer = raw_answer(served.http_port, request_bytes)
+    answer = raw_answer(default_server.http_port, request_bytes)
     assert answer.startswith(b"HTTP/1.1 " + status) and b"Connection: close" in answer, answer[:200]
 
 
-def test_pipelining_is_bounded_and_half_closed_clients_are_answered(serve: Serve) -> None:
+def test_pipelining_is_bounded_and_half_closed_clients_are_answered(default_server: ServedProcess) -> None:
     """Problem 9: 100 pipelined requests get at most 17 answers before the connection closes (the client
     sends the rest again), and a client that shuts its sending side right after its request still gets
     the answer."""
-    with serve() as served:
-        assert 1 <= answers_to_pipelined(served.http_port, 100) <= 17
-        soql = "SELECT Id FROM Product2 WHERE Name LIKE '%Item 6%' ORDER BY Name"
-        session = served.session()
-        token = session.headers["Authorization"]
-        request = (f"GET /services/data/v59.0/query?q={soql.replace(' ', '+').replace('%', '%25')} HTTP/1.1\r\n"
-                   f"Host: x\r\nAuthorization: {token}\r\n\r\n").encode()  # fmt: skip
-        answer = raw_answer(served.http_port, request, half_close=True)
+    served = default_server
+    assert 1 <= answers_to_pipelined(served.http_port, 100) <= 17
+    soql = "SELECT Id FROM Product2 WHERE Name LIKE '%Item 6%' ORDER BY Name"
+    token = served.session().headers["Authorization"]
+    request = (f"GET /services/data/v59.0/query?q={soql.replace(' ', '+').replace('%', '%25')} HTTP/1.1\r\n"
+               f"Host: x\r\nAuthorization: {token}\r\n\r\n").encode()  # fmt: skip
+    answer = raw_answer(served.http_port, request, half_close=True)
     assert answer.startswith(b"HTTP/1.1 200") and b'"totalSize":' in answer, answer[:300]
