@@ -63,8 +63,6 @@ class SharedState(Protocol):
 
     def tally(self, name: str) -> DailyTally: ...
 
-    def next_serial(self, name: str) -> int: ...
-
     def files(self) -> Path:
         """A private folder for what is kept on disk (Bulk API job data), as long as the state lives."""
         ...
@@ -107,7 +105,6 @@ class LocalState:
         self._tables: dict[str, OrderedDict[str, Any]] = {}
         self._counters: dict[str, _Number] = {}
         self._tallies: dict[str, _LocalTally] = {}
-        self._serials: dict[str, int] = {}
         self._files: Path | None = None
 
     def files(self) -> Path:
@@ -128,11 +125,6 @@ class LocalState:
         with self.lock:
             return self._tallies.setdefault(name, _LocalTally())
 
-    def next_serial(self, name: str) -> int:
-        with self.lock:
-            serial = self._serials.get(name, 0) + 1
-            self._serials[name] = serial
-        return serial
 
 
 class ProcessLock:
@@ -170,7 +162,6 @@ class ProcessLock:
 _SCHEMA = (
     "CREATE TABLE IF NOT EXISTS entry (kind TEXT NOT NULL, key TEXT NOT NULL, value BLOB NOT NULL,"
     " PRIMARY KEY (kind, key))",
-    "CREATE TABLE IF NOT EXISTS serial (name TEXT PRIMARY KEY, value INTEGER NOT NULL)",
     "CREATE TABLE IF NOT EXISTS slot (name TEXT PRIMARY KEY, slot INTEGER NOT NULL UNIQUE)",
 )
 _SLOTS = 512  # counters in the mapped file, 8 bytes each
@@ -257,11 +248,6 @@ class StateFile:
         folder.mkdir(mode=0o700, exist_ok=True)
         return folder
 
-    def next_serial(self, name: str) -> int:
-        upsert = "INSERT INTO serial VALUES (?, 1) ON CONFLICT (name) DO UPDATE SET value = value + 1 RETURNING value"
-        with self.lock:
-            row = self.connection().execute(upsert, (name,)).fetchone()
-        return int(row[0])
 
 
 _TALLY_OWNERS = itertools.count()
