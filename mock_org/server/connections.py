@@ -6,13 +6,18 @@ there is room; when there is none, the connection least worth keeping makes room
 without a session (silent since they connected, idle between requests, or reading a request), one of
 the client address holding the most connections, the one that has waited longest in what it does;
 only when there is none of those, an idle connection of a client with a session, by the same order.
-A connection reading a request with a session, running one or answering one is never shed. So the
-client hogging connections pays first, and waiting time, not the kind of wait, decides within it: a
-socket that has said nothing for seconds or trickles a body goes before a newcomer still in its TLS
-handshake; attackers that reconnect as fast as they are shed mostly shed each other, and a new
-client (a few milliseconds from connect to answer) gets through. Connections without a session (new ones count as
-such until their first request shows a session) may hold at most ``max_connections -
-authenticated_reserve``.
+A connection reading a request with a session, running one or answering one is never shed. A
+newcomer from an address holding fewer connections than the victim's may shed it at once; one from
+an address holding as many (its own address, or another as greedy) only a connection that has waited
+``shed_after_seconds`` (1 s) in what it does. When nobody may be shed, the newcomer is closed at once.
+So the client hogging connections pays first, and waiting time, not the kind of wait, decides within
+it: a socket that has said nothing for seconds or trickles a body goes; attackers that reconnect as
+fast as they are closed cannot churn each other's fresh connections and are turned away at the door
+(an accept and a close), while a client of a quieter address (a few milliseconds from connect to
+answer) always gets in.
+Connections without a session (new ones count as such until their first request shows a session)
+may hold at most ``max_connections - authenticated_reserve``.
+
 No sockets here: shedding calls the function the connection registered (front.py shuts its socket).
 """
 
@@ -64,14 +69,14 @@ class Registry:
         with self._lock:
             entries = list(self._entries)
             if self._per_address[address] >= limits.max_connections_per_client and not self._shed_one(
-                [entry for entry in entries if entry.address == address]
+                [entry for entry in entries if entry.address == address], address
             ):
                 return None
-            if len(self._entries) >= limits.max_connections and not self._shed_one(list(self._entries)):
+            if len(self._entries) >= limits.max_connections and not self._shed_one(list(self._entries), address):
                 return None
             unauthenticated = [entry for entry in self._entries if not entry.authenticated]
             room = limits.max_connections - limits.authenticated_reserve
-            if len(unauthenticated) >= room and not self._shed_one(unauthenticated):
+            if len(unauthenticated) >= room and not self._shed_one(unauthenticated, address):
                 return None
             entry = Entry(address, shed)
             self._entries.add(entry)
@@ -99,12 +104,17 @@ class Registry:
         with self._lock:
             return len(self._entries)
 
-    def _shed_one(self, candidates: list[Entry]) -> bool:
-        """Shed the candidate least worth keeping, if any may be shed; whether one was."""
-        sheddable = [entry for entry in candidates if entry.phase in SHEDDABLE]
+    def _shed_one(self, candidates: list[Entry], newcomer: str) -> bool:
+        """Shed the candidate least worth keeping for a newcomer from ``newcomer``, if any may be shed;
+        whether one was."""
+        held = self._per_address
+        waited = time.monotonic() - self.limits.shed_after_seconds
+        sheddable = [
+            entry for entry in candidates
+            if entry.phase in SHEDDABLE and (held[entry.address] > held[newcomer] or entry.since <= waited)
+        ]  # fmt: skip
         if not sheddable:
             return False
-        held = self._per_address
         victim = min(sheddable, key=lambda entry: (entry.phase == Phase.IDLE_AUTHENTICATED, -held[entry.address],
                                                    entry.since))  # fmt: skip
         self._forget(victim)  # its room is free at once; its thread winds down on its own

@@ -27,6 +27,7 @@ class ServerLimits:
     max_connections: int = 1000  # open connections in all; past it, idle and unauthenticated ones are shed
     max_connections_per_client: int = 200  # open connections from one client address
     authenticated_reserve: int = 100  # of max_connections, kept for connections whose requests carry a session
+    shed_after_seconds: float = 1.0  # a connection is shed for a newcomer only once it has waited this long
     handshake_seconds: float = 10.0  # a TLS handshake must be done by then
     idle_seconds: float = 10.0  # a connection may wait that long for the first byte of its next request
     head_seconds: float = 30.0  # a request line and headers must be whole that long after their first byte
@@ -98,6 +99,8 @@ LIMITS: tuple[Limit, ...] = (
     Limit("max_connections_per_client", "--max-connections-per-client", "open connections from one address"),
     Limit("authenticated_reserve", "--authenticated-reserve",
           "connections kept for requests that carry a session"),
+    Limit("shed_after_seconds", "--shed-after",
+          "seconds a connection must have waited before it is shed for a newcomer"),
     Limit("handshake_seconds", "--handshake-timeout", "seconds a TLS handshake may take"),
     Limit("idle_seconds", "--idle-timeout", "seconds a connection may wait for the first byte of a request"),
     Limit("head_seconds", "--head-timeout", "seconds a request line and headers may take"),

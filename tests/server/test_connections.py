@@ -12,8 +12,8 @@ from mock_org.server.limits import ServerLimits
 class Fleet:
     """A registry and the connections it shed."""
 
-    def __init__(self, **limits: int) -> None:
-        self.registry = Registry(ServerLimits(**limits))
+    def __init__(self, **limits: float) -> None:
+        self.registry = Registry(ServerLimits(**{"shed_after_seconds": 0.0, **limits}))  # type: ignore[arg-type]
         self.shed: list[str] = []
 
     def connect(self, name: str, address: str = "10.0.0.1", phase: Phase = Phase.NEW,
@@ -71,3 +71,19 @@ def test_connections_without_a_session_leave_the_reserve_free() -> None:
     assert fleet.connect("e") is not None and fleet.shed == ["a", "b"]  # room: one without a session
     assert fleet.connect("f") is not None and fleet.shed == ["a", "b", "c"]
     assert fleet.registry.open_count() == 3  # "d", "e", "f": the reserve keeps a place for sessions
+
+
+def test_a_connection_that_has_just_arrived_is_not_shed_for_the_next() -> None:
+    """Within ``shed_after_seconds`` of its last step a connection stays (a newcomer in its handshake);
+    with nobody else to shed, the next newcomer is closed at the door."""
+    fleet = Fleet(max_connections=1, authenticated_reserve=0, shed_after_seconds=60)
+    assert fleet.connect("first") is not None
+    assert fleet.connect("second") is None and fleet.shed == []
+
+
+def test_a_quieter_address_gets_in_even_past_fresh_connections_of_a_greedy_one() -> None:
+    fleet = Fleet(max_connections=3, authenticated_reserve=0, shed_after_seconds=60)
+    for index in range(3):
+        fleet.connect(f"greedy-{index}", address="10.0.0.66")
+    assert fleet.connect("greedy-3", address="10.0.0.66") is None  # its own are all fresh
+    assert fleet.connect("client", address="10.0.0.1") is not None and fleet.shed == ["greedy-0"]
