@@ -15,6 +15,7 @@ than the sum of the first.
 from __future__ import annotations
 
 import argparse
+import io
 import multiprocessing
 import os
 import sys
@@ -44,7 +45,7 @@ def per_call_us(action: Callable[[], object], calls: int) -> float:
 
 def app_stages(path: Path, calls: int) -> list[tuple[str, float]]:
     from mock_org.org import Org
-    from mock_org.server.app import body_limit, create_app
+    from mock_org.server.app import create_app, session_check
     from mock_org.server.settings import Settings
     from mock_org.server.state import EXTENSION
 
@@ -56,12 +57,12 @@ def app_stages(path: Path, calls: int) -> list[tuple[str, float]]:
     text = shapes(path)[0].warm
     target = f"/services/data/v59.0/query/?q={quote(text)}"
     head = http1.parse_head(f"GET {target} HTTP/1.1\r\nHost: h\r\nAuthorization: Bearer {token}".encode())
-    limit = body_limit(app)
+    authenticated = session_check(app)
 
     def whole() -> tuple:
         environ = wsgi.environ_of(head, scheme="https", server=("127.0.0.1", 443), client=("127.0.0.1", 1))
-        limit(environ)
-        wsgi.with_body(environ, b"", too_large=False, received=0)
+        authenticated(environ)
+        wsgi.with_body(environ, io.BytesIO(), size=0, received=0)
         return wsgi.call(app, environ)
 
     bare = Flask("bare")
@@ -70,7 +71,7 @@ def app_stages(path: Path, calls: int) -> list[tuple[str, float]]:
 
     def bare_call() -> tuple:
         environ = wsgi.environ_of(bare_head, scheme="https", server=("127.0.0.1", 443), client=("127.0.0.1", 1))
-        wsgi.with_body(environ, b"", too_large=False, received=0)
+        wsgi.with_body(environ, io.BytesIO(), size=0, received=0)
         return wsgi.call(bare, environ)
 
     def session_and_count() -> None:
@@ -107,7 +108,7 @@ def trivial_server(answer: bytes, certfile: str, keyfile: str, control: Connecti
         return [answer]
 
     front = Front(app, host="127.0.0.1", port=0, http_port=None, certfile=certfile, keyfile=keyfile, threads=16,
-                  body_limit=lambda environ: 1 << 20)  # fmt: skip
+                  authenticated=lambda environ: True)  # fmt: skip
     front.start()
     control.send(front.port)
     control.recv()  # until told to stop

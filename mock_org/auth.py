@@ -29,21 +29,21 @@ from sqlalchemy import func, select
 from .clock import OrgClock
 from .errors import InvalidNewPassword, InvalidSessionId, SalesforceError
 from .ids import is_id, make_id, to18
+from .lockout import Lockout, LockoutPolicy
 from .shared import LocalState, SharedState
 from .storage import Storage
 
 _ITERATIONS = 20_000
 _TOKEN_ALPHABET = string.ascii_letters + string.digits
 SESSION_SECONDS = 7200  # a real org's default session timeout (sessionSecondsValid)
-# A real org's default password policy: 10 invalid attempts lock the user out for 15 minutes.
+# A real org's default password policy: 10 invalid attempts lock the user out for 15 minutes (lockout.py).
 LOCKOUT_ATTEMPTS = 10
 LOCKOUT_SECONDS = 15 * 60
-_TRACKED_USERNAMES = 10_000  # failed-login counters kept at once (the oldest are forgotten)
 # How stale a session's last use may be in shared state: its idle timer is written back at most this often.
 TOUCH_SECONDS = 1.0
 INVALID_LOGIN_MESSAGE = "Invalid username, password, security token; or user locked out."
 DEFAULT_CLIENT_ID = "crmarena-mock-client"
-DEFAULT_CLIENT_SECRET = "crmarena-mock-secret"
+DEFAULT_CLIENT_SECRET = "crmarena-mock-secret"  # public: it alone never logs anyone in (see AuthConfig)
 FALLBACK_ORG_ID = make_id("00D", 1)
 
 
@@ -104,13 +104,18 @@ def _digest(token: str) -> str:
 
 @dataclass(frozen=True)
 class AuthConfig:
-    """The administrator's credentials and the connected app; None means the derived default."""
+    """The administrator's credentials and the connected app; None means the derived default.
+
+    Without a configured ``client_secret`` the connected app takes the public default secret for the
+    grants that also need a user's password (password, refresh_token), while the client_credentials
+    grant, which logs in as the administrator on the secret alone, takes only this org's own secret:
+    one made when the server starts (``Authenticator.app_secret``, printed in the banner)."""
 
     admin_username: str | None = None
     admin_password: str | None = None
     security_token: str | None = None
     client_id: str = DEFAULT_CLIENT_ID
-    client_secret: str = DEFAULT_CLIENT_SECRET
+    client_secret: str | None = None
     session_seconds: float = SESSION_SECONDS
     jwt_public_key: str | None = None  # PEM certificate or public key of the connected app
     lockout_attempts: int = LOCKOUT_ATTEMPTS  # 0: never lock anyone out
@@ -124,12 +129,9 @@ class AuthConfig:
             admin_password=env.get("CRMARENA_ADMIN_PASSWORD") or None,
             security_token=env.get("CRMARENA_SECURITY_TOKEN"),
             client_id=env.get("CRMARENA_CLIENT_ID") or DEFAULT_CLIENT_ID,
-            client_secret=env.get("CRMARENA_CLIENT_SECRET") or DEFAULT_CLIENT_SECRET,
-            session_seconds=float(env.get("CRMARENA_SESSION_SECONDS") or SESSION_SECONDS),
+            client_secret=env.get("CRMARENA_CLIENT_SECRET") or None,
             jwt_public_key=Path(key_path).read_text(encoding="ascii") if key_path else None,
-            lockout_attempts=int(env.get("CRMARENA_LOCKOUT_ATTEMPTS") or LOCKOUT_ATTEMPTS),
-            lockout_seconds=float(env.get("CRMARENA_LOCKOUT_SECONDS") or LOCKOUT_SECONDS),
-        )
+        )  # the session timeout and the lockout are limits (server/limits.py: flags and variables)
 
 
 @dataclass(frozen=True)
@@ -276,9 +278,21 @@ class Authenticator:
         self._lock = self.state.lock
         self._credentials: MutableMapping[str, _Credentials] = self.state.table("credentials")
         self._sessions: MutableMapping[str, Session] = self.state.table("sessions", cached=True)
-        self._failures = self.state.table("failures")  # username → (count, last failure), oldest first
-        self._client_secret = Secret.of(self.config.client_secret)
+        policy = LockoutPolicy(self.config.lockout_attempts, self.config.lockout_seconds)
+        self.lockout = Lockout(self.state, policy, lambda: self.now())
+        self._client_secret = Secret.of(self.config.client_secret or DEFAULT_CLIENT_SECRET)
+        self.app_secret = self._app_secret()
+        self._app_secret_digest = Secret.of(self.app_secret)
         self.admin = self._provision_admin()
+
+    def _app_secret(self) -> str:
+        """The secret of the client_credentials grant: the configured one, else this org's own, made
+        once when the server starts (the workers of one server share it)."""
+        if self.config.client_secret:
+            return self.config.client_secret
+        made = "".join(secrets.choice(_TOKEN_ALPHABET) for _ in range(40))
+        with self._lock:
+            return str(self.state.table("app").setdefault("client_credentials_secret", made))
 
     # ------------------------------------------------------------------- users and secrets
 
@@ -314,44 +328,25 @@ class Authenticator:
                 known = self._credentials.setdefault(key, known)
         return known
 
-    def authenticate(self, username: str, password: str) -> User:
+    def authenticate(self, username: str, password: str, address: str = "") -> User:
         """The user whose password (followed by the security token, or alone as from a trusted network) matches.
 
-        After ``lockout_attempts`` failures in a row a username is locked out for ``lockout_seconds``:
-        even the right password fails, with the same message (it says "or user locked out").
+        After ``lockout_attempts`` failures in a row from the client ``address`` a user is locked out
+        from there for ``lockout_seconds`` (lockout.py): even the right password fails, with the same
+        message (it says "or user locked out").
         """
-        key = (username or "").strip().casefold()
         user = self._user(username.strip()) if username else None
-        locked = self._locked(key)
-        if user is None or not user.active or locked:
+        key = Lockout.key(user.username, address) if user is not None else ""
+        if user is None or not user.active or not self.lockout.begin(key):
             Secret.of(password).matches(password)  # as slow as a real check, so timing does not reveal usernames
-            self._failed(key)
             raise InvalidLogin(INVALID_LOGIN_MESSAGE)
         credentials = self._secrets_of(user)
         with_token = credentials.password_and_token.matches(password)
         alone = credentials.password.matches(password)
         if not (with_token or alone):
-            self._failed(key)
             raise InvalidLogin(INVALID_LOGIN_MESSAGE)
-        with self._lock:
-            self._failures.pop(key, None)
+        self.lockout.succeeded(key)
         return user
-
-    def _locked(self, key: str) -> bool:
-        attempts = self.config.lockout_attempts
-        with self._lock:
-            count, last = self._failures.get(key, (0, 0.0))
-        return bool(attempts) and count >= attempts and self.now() - last < self.config.lockout_seconds
-
-    def _failed(self, key: str) -> None:
-        """Count a failed login; a lockout that has run its time starts the count afresh."""
-        with self._lock:
-            count, last = self._failures.pop(key, (0, 0.0))
-            if self.now() - last >= self.config.lockout_seconds:
-                count = 0
-            self._failures[key] = (count + 1, self.now())
-            while len(self._failures) > _TRACKED_USERNAMES:
-                self._failures.popitem(last=False)
 
     # ------------------------------------------------------------------- passwords
 
@@ -375,9 +370,22 @@ class Authenticator:
         return default_security_token(user.username)
 
     def check_client(self, client_id: str | None, client_secret: str | None) -> bool:
-        """Whether the connected app's consumer key and secret are right."""
+        """Whether the connected app's consumer key and secret are right (for the grants that also need a password)."""
         same_id = hmac.compare_digest((client_id or "").encode(), self.config.client_id.encode())
         return self._client_secret.matches(client_secret or "") and same_id
+
+    def client_credentials(self, client_id: str | None, client_secret: str | None, address: str = "") -> User:
+        """The administrator, for the connected app's consumer key and this org's own secret. A wrong
+        secret counts as a failed login of the administrator from ``address``: the same lockout holds."""
+        key = Lockout.key(self.admin.username, address)
+        if not self.lockout.begin(key):
+            Secret.of(client_secret or "").matches(client_secret or "")
+            raise InvalidLogin("invalid client credentials")
+        same_id = hmac.compare_digest((client_id or "").encode(), self.config.client_id.encode())
+        if not (self._app_secret_digest.matches(client_secret or "") and same_id):
+            raise InvalidLogin("invalid client credentials")
+        self.lockout.succeeded(key)
+        return self.admin
 
     def known_client(self, client_id: str | None) -> bool:
         return hmac.compare_digest((client_id or "").encode(), self.config.client_id.encode())

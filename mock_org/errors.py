@@ -137,6 +137,12 @@ class RequestLimitExceeded(SalesforceError):
     error_code = "REQUEST_LIMIT_EXCEEDED"
 
 
+class LimitExceeded(SalesforceError):
+    """A limit of the org's own reached (the Bulk API jobs or job data a user keeps)."""
+
+    error_code = "LIMIT_EXCEEDED"
+
+
 class MultipleRecords(SalesforceError):
     """An external Id that matches several records (HTTP 300 with the records' URLs)."""
 

@@ -279,6 +279,11 @@ class Org:
         with self.storage.read() as connection:
             return self.permissions.manages_users(connection, user_id)
 
+    def views_all_data(self, user_id: str) -> bool:
+        """Whether the user has View All Data, which shows every user's Bulk API jobs (permissions.py)."""
+        with self.storage.read() as connection:
+            return self.permissions.views_all_data(connection, user_id)
+
     def undelete(self, name: str, record_id: str, *, user_id: str) -> None:
         sobject = self.sobject(name)
         self._write(lambda connection: self.writer.undelete(connection, sobject, record_id, user_id))

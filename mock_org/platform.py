@@ -187,6 +187,7 @@ def prepare(schema: Schema, tables: dict[str, Table], connection: Connection) ->
     _fill_metadata(schema, tables, connection)
     if schema.get("PermissionSet") is not None:
         _fill_permission_sets(tables, connection)
+        _stamp_platform_rows(tables, connection)
     if has_person_accounts(schema):
         link_person_contacts(tables, connection)
 
@@ -303,6 +304,21 @@ def _fill_permission_sets(tables: dict[str, Table], connection: Connection) -> N
             ExpirationDate=None,
         ))  # fmt: skip
         serial += 1
+
+
+def _stamp_platform_rows(tables: dict[str, Table], connection: Connection) -> None:
+    """Every record of a real org names who made it: the permission sets and assignments the platform
+    made name the org's administrator (without it no one could update them: CreatedById is required)."""
+    users, profiles = tables["user"], tables["profile"]
+    admins = select(profiles.c.Id).where(func.lower(profiles.c.Name) == "system administrator")
+    first = select(users.c.Id).where(users.c.IsActive == 1).order_by(users.c.ProfileId.not_in(admins), users.c.Id)
+    maker = connection.execute(first.limit(1)).scalar()
+    if maker is None:
+        return
+    for name in ("permissionset", "permissionsetassignment"):
+        table = tables[name]
+        for column in ("CreatedById", "LastModifiedById"):
+            connection.execute(update(table).where(table.c[column].is_(None)).values({column: maker}))
 
 
 def _next_serial(connection: Connection, table: Table) -> int:

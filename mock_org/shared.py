@@ -20,9 +20,12 @@ import itertools
 import mmap
 import os
 import pickle
+import shutil
 import sqlite3
 import struct
+import tempfile
 import threading
+import weakref
 from collections import OrderedDict
 from collections.abc import Iterator, MutableMapping
 from contextlib import AbstractContextManager
@@ -60,7 +63,9 @@ class SharedState(Protocol):
 
     def tally(self, name: str) -> DailyTally: ...
 
-    def next_serial(self, name: str) -> int: ...
+    def files(self) -> Path:
+        """A private folder for what is kept on disk (Bulk API job data), as long as the state lives."""
+        ...
 
 
 class _Number:
@@ -100,7 +105,14 @@ class LocalState:
         self._tables: dict[str, OrderedDict[str, Any]] = {}
         self._counters: dict[str, _Number] = {}
         self._tallies: dict[str, _LocalTally] = {}
-        self._serials: dict[str, int] = {}
+        self._files: Path | None = None
+
+    def files(self) -> Path:
+        with self.lock:
+            if self._files is None:
+                self._files = Path(tempfile.mkdtemp(prefix="crmarena-files-"))  # mode 0700
+                weakref.finalize(self, shutil.rmtree, self._files, True)
+            return self._files
 
     def table(self, name: str, *, cached: bool = False) -> OrderedDict[str, Any]:
         return self._tables.setdefault(name, OrderedDict())
@@ -113,11 +125,6 @@ class LocalState:
         with self.lock:
             return self._tallies.setdefault(name, _LocalTally())
 
-    def next_serial(self, name: str) -> int:
-        with self.lock:
-            serial = self._serials.get(name, 0) + 1
-            self._serials[name] = serial
-        return serial
 
 
 class ProcessLock:
@@ -155,7 +162,6 @@ class ProcessLock:
 _SCHEMA = (
     "CREATE TABLE IF NOT EXISTS entry (kind TEXT NOT NULL, key TEXT NOT NULL, value BLOB NOT NULL,"
     " PRIMARY KEY (kind, key))",
-    "CREATE TABLE IF NOT EXISTS serial (name TEXT PRIMARY KEY, value INTEGER NOT NULL)",
     "CREATE TABLE IF NOT EXISTS slot (name TEXT PRIMARY KEY, slot INTEGER NOT NULL UNIQUE)",
 )
 _SLOTS = 512  # counters in the mapped file, 8 bytes each
@@ -236,11 +242,12 @@ class StateFile:
                 found = self._tallies[name] = MappedTally(self, name)
         return found
 
-    def next_serial(self, name: str) -> int:
-        upsert = "INSERT INTO serial VALUES (?, 1) ON CONFLICT (name) DO UPDATE SET value = value + 1 RETURNING value"
-        with self.lock:
-            row = self.connection().execute(upsert, (name,)).fetchone()
-        return int(row[0])
+    def files(self) -> Path:
+        """``directory/files``: the workers share it; it goes with the state's folder."""
+        folder = self.path.parent / "files"
+        folder.mkdir(mode=0o700, exist_ok=True)
+        return folder
+
 
 
 _TALLY_OWNERS = itertools.count()

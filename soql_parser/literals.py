@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+import sys
 from decimal import Decimal
 
 from . import nodes
@@ -116,22 +117,35 @@ def write_string(literal: nodes.StringLiteral) -> str:
 # ----------------------------------------------------------------------------- numbers
 
 
+# Python refuses to turn text of more digits than its int-string limit into an int (4,300 by default,
+# never below this threshold) and an int of more digits back into text. A literal may have any number
+# of digits, so longer ones go through Decimal, which has no such limit, both ways.
+_PLAIN_DIGITS = sys.int_info.str_digits_check_threshold
+_PLAIN_BITS = int(_PLAIN_DIGITS * 3.32)  # an int of fewer bits has fewer digits than the threshold
+
+
 def read_number(sign: str, digits: str) -> int | Decimal:
-    """An integer or a decimal; the sign is a separate token in SOQL (``- 5`` is legal)."""
-    value: int | Decimal = Decimal(digits) if "." in digits else int(digits)
+    """An integer or a decimal of any length, exactly; the sign is a separate token in SOQL (``- 5`` is legal)."""
+    if "." in digits:
+        value: int | Decimal = Decimal(digits)
+    else:
+        value = int(digits) if len(digits) < _PLAIN_DIGITS else int(Decimal(digits))
     return -value if sign == "-" else value
 
 
 def write_number(value: int | Decimal) -> str:
-    return format(value, "f") if isinstance(value, Decimal) else str(value)
+    """A number as a query writes it, however many digits it has."""
+    if isinstance(value, Decimal):
+        return format(value, "f")
+    return str(value) if value.bit_length() < _PLAIN_BITS else format(Decimal(value), "f")
 
 
 # ----------------------------------------------------------------------------- dates and times
 
 _DATETIME = re.compile(
-    r"(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:([Zz])|([+-])(\d{2}):?(\d{2}))"
+    r"([0-9]{4})-([0-9]{2})-([0-9]{2})[Tt]([0-9]{2}):([0-9]{2}):([0-9]{2})(?:\.([0-9]+))?(?:([Zz])|([+-])([0-9]{2}):?([0-9]{2}))"
 )
-_TIME = re.compile(r"(\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:([Zz])|([+-])(\d{2}):?(\d{2}))")
+_TIME = re.compile(r"([0-9]{2}):([0-9]{2}):([0-9]{2})(?:\.([0-9]+))?(?:([Zz])|([+-])([0-9]{2}):?([0-9]{2}))")
 
 
 def read_date(text: str) -> dt.date:
@@ -264,7 +278,7 @@ RELATIVE_DATE_LITERALS: dict[str, bool] = {
 }
 
 # Salesforce's grammar takes a currency literal as a name matching this pattern.
-_CURRENCY = re.compile(r"([A-Za-z]{3})(-?(?:\d+\.?\d*|\.\d+))")
+_CURRENCY = re.compile(r"([A-Za-z]{3})(-?(?:[0-9]+\.?[0-9]*|\.[0-9]+))")
 
 
 def read_currency(text: str) -> nodes.CurrencyLiteral | None:

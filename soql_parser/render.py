@@ -69,9 +69,9 @@ class TextRenderer(Renderer):
         if query.order_by:
             parts.append("ORDER BY " + self.join(query.order_by))
         if query.limit is not None:
-            parts.append(f"LIMIT {query.limit}")
+            parts.append(f"LIMIT {literals.write_number(query.limit)}")
         if query.offset is not None:
-            parts.append(f"OFFSET {query.offset}")
+            parts.append(f"OFFSET {literals.write_number(query.offset)}")
         if query.bind:
             parts.append("BIND " + self.join(query.bind))
         if query.for_options:
@@ -177,7 +177,7 @@ class TextRenderer(Renderer):
         return literals.write_time(literal.value)
 
     def render_relative_date_literal(self, literal: nodes.RelativeDateLiteral) -> str:
-        return literal.name if literal.n is None else f"{literal.name}:{literal.n}"
+        return literal.name if literal.n is None else f"{literal.name}:{literals.write_number(literal.n)}"
 
     def render_currency_literal(self, literal: nodes.CurrencyLiteral) -> str:
         return literal.currency + literals.write_number(literal.amount)
@@ -231,7 +231,7 @@ class TextRenderer(Renderer):
         if query.search_mode:
             parts.append(f"USING {query.search_mode} SEARCH")
         if query.limit is not None:
-            parts.append(f"LIMIT {query.limit}")
+            parts.append(f"LIMIT {literals.write_number(query.limit)}")
         if query.update_options:
             parts.append("UPDATE " + ", ".join(query.update_options))
         return " ".join(parts)
@@ -251,9 +251,9 @@ class TextRenderer(Renderer):
         if item.order_by:
             parts.append("ORDER BY " + self.join(item.order_by))
         if item.limit is not None:
-            parts.append(f"LIMIT {item.limit}")
+            parts.append(f"LIMIT {literals.write_number(item.limit)}")
         if item.offset is not None:
-            parts.append(f"OFFSET {item.offset}")
+            parts.append(f"OFFSET {literals.write_number(item.offset)}")
         return f"{item.sobject}({' '.join(parts)})"
 
     def render_search_term(self, term: nodes.SearchTerm) -> str:

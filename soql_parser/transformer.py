@@ -280,7 +280,7 @@ class SoqlTransformer(Transformer):
             raise _unexpected(name)
         if takes_n is not True:
             raise _unexpected(name)
-        return nodes.RelativeDateLiteral(name.upper(), int(children[2]), pos=_pos(name))
+        return nodes.RelativeDateLiteral(name.upper(), int(literals.read_number("", str(children[2]))), pos=_pos(name))
 
     # ------------------------------------------------------------------- WITH
 
@@ -455,7 +455,7 @@ class SoqlTransformer(Transformer):
         return ("search_mode", mode.upper())
 
     def search_limit(self, children: Children) -> tuple[str, int]:
-        return ("limit", int(children[1]))
+        return ("limit", int(literals.read_number("", str(children[1]))))
 
     def search_update(self, children: Children) -> tuple[str, Any]:
         return ("update_options", self._update_options(children))

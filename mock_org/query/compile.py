@@ -14,6 +14,7 @@ from sqlalchemy import bindparam, case, func, select
 from sqlalchemy.sql.elements import ColumnElement
 
 from soql_parser import nodes
+from soql_parser.literals import write_number
 
 from ..errors import InvalidField, InvalidType, MalformedQuery, NumberOutsideValidRange
 from ..schema import TEXT_TYPES
@@ -200,13 +201,15 @@ class QueryCompiler:
     def _paging(self) -> tuple[int | None, int | None]:
         limit, offset = self.query.limit, self.query.offset
         if limit is not None and limit < 0:
-            raise MalformedQuery(f"The LIMIT value must not be negative: {limit}")
+            raise MalformedQuery(f"The LIMIT value must not be negative: {write_number(limit)}")
         if offset is not None and offset < 0:
-            raise MalformedQuery(f"The OFFSET value must not be negative: {offset}")
+            raise MalformedQuery(f"The OFFSET value must not be negative: {write_number(offset)}")
         if offset is not None and offset > MAX_OFFSET:
             raise NumberOutsideValidRange(f"Maximum SOQL offset allowed is {MAX_OFFSET}")
         if limit is not None and limit > MAX_LIMIT:
-            raise NumberOutsideValidRange(f"The LIMIT value is outside the valid range (0 to {MAX_LIMIT}): {limit}")
+            raise NumberOutsideValidRange(
+                f"The LIMIT value is outside the valid range (0 to {MAX_LIMIT}): {write_number(limit)}"
+            )
         return limit, offset
 
     def _order_by(self) -> list[ColumnElement]:

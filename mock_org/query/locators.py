@@ -101,7 +101,7 @@ class CursorStore:
         with self._lock:
             self._expire()
             cursor = self._cursors.get(cursor_id)
-            if cursor is None or cursor.user_id != user_id or not offset_text.isdigit():
+            if cursor is None or cursor.user_id != user_id or not (offset_text.isascii() and offset_text.isdigit()):
                 raise InvalidQueryLocator(INVALID)
             offset = int(offset_text)
             if offset > cursor.total:

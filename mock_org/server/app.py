@@ -27,8 +27,6 @@ from .usage import ApiUsage
 from .wsgi import TOO_LARGE
 
 PROTECTED = frozenset(endpoint(route) for route in ROUTES if route.protected)
-# A request without a session (a login, or anyone not logged in) may send at most this much.
-UNAUTHENTICATED_BODY_BYTES = 1024 * 1024
 
 
 def create_app(org: Org, settings: Settings | None = None, shared: SharedState | None = None) -> Flask:
@@ -39,13 +37,15 @@ def create_app(org: Org, settings: Settings | None = None, shared: SharedState |
     if shared is not None:
         org.queries.cursors.keep_in(shared)  # a cursor opened on one worker pages on any other
     shared = shared or LocalState()
+    limits = settings.limits
     app = Flask(__name__)
-    app.config["MAX_CONTENT_LENGTH"] = settings.max_body_bytes
+    app.config["MAX_CONTENT_LENGTH"] = limits.max_body_bytes
     app.url_map.converters.update(CONVERTERS)
     auth = Authenticator(org.storage, settings.auth, state=shared)
     org.permissions.grant_manage_users(auth.admin.id)  # the administrator the server prints manages users
-    usage = ApiUsage(settings.daily_api_requests, state=shared)
-    jobs = JobStore(org, shared), Bulk1Jobs(org, shared)  # one Id sequence for both Bulk APIs' jobs
+    org.queries.cursors.per_user, org.queries.cursors.idle_seconds = limits.cursors_per_user, limits.cursor_idle_seconds
+    usage = ApiUsage(limits.daily_api_requests, state=shared)
+    jobs = JobStore(org, shared, limits), Bulk1Jobs(org, shared, limits)
     app.extensions[EXTENSION] = ServerState(org, settings, auth, usage, *jobs, shared)
     for route in ROUTES:
         # Both spellings, never a redirect: clients differ on the trailing slash (routes.py).
@@ -58,26 +58,25 @@ def create_app(org: Org, settings: Settings | None = None, shared: SharedState |
     return app
 
 
-def body_limit(app: Flask) -> Callable[[dict[str, Any]], int]:
-    """How many body bytes a request may send, judged from its headers before the body is read:
-    the server's limit with a live session, 1 MB without one (front.py reads no more)."""
+def session_check(app: Flask) -> Callable[[dict[str, Any]], bool]:
+    """Whether a request carries a live session, judged from its headers before its body is read: the
+    front then allows it the full body limit and counts its connection among the authenticated."""
     auth = app.extensions[EXTENSION].auth
-    full = app.extensions[EXTENSION].settings.max_body_bytes
 
-    def limit(environ: dict[str, Any]) -> int:
-        return full if auth.has_session(header_token(EnvironHeaders(environ))) else UNAUTHENTICATED_BODY_BYTES
+    def authenticated(environ: dict[str, Any]) -> bool:
+        return auth.has_session(header_token(EnvironHeaders(environ)))
 
-    return limit
+    return authenticated
 
 
 def _authenticate() -> None:
     """A protected resource needs a live session (401 INVALID_SESSION_ID otherwise) and API allowance;
-    anything else (the logins) takes a body of at most 1 MB."""
+    anything else (the logins) takes a body of at most ``unauthenticated_body_bytes``."""
     if request.environ.get(TOO_LARGE):
         raise RequestEntityTooLarge()
     rule = request.url_rule
     if rule is None or rule.endpoint not in PROTECTED:
-        request.max_content_length = UNAUTHENTICATED_BODY_BYTES
+        request.max_content_length = state().settings.limits.unauthenticated_body_bytes
         return
     g.session = state().auth.verify(access_token())
     state().usage.count()

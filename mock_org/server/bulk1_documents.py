@@ -21,15 +21,18 @@ the header with ``==`` and reads anything else as XML. REST's own JSON carries `
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING, Any
 from xml.sax.saxutils import escape
 
 from ..errors import SalesforceError
 from ..values import UTC, parse_datetime
-from .bulk1_jobs import Batch, Job
 from .bulk1_requests import NAMESPACE, XSI
-from .bulk_common import QueryResult, cell, csv_text, error_text
+from .bulk_common import QueryColumns, cell, csv_text, error_text
 from .wire import dumps
+
+if TYPE_CHECKING:
+    from .bulk1_jobs import Batch, Job, RecordResult
 
 XML_TYPE, JSON_TYPE, CSV_TYPE = "application/xml", "application/json", "text/csv"
 MEDIA_TYPES = {"XML": XML_TYPE, "JSON": JSON_TYPE, "CSV": CSV_TYPE}
@@ -93,19 +96,19 @@ def result_list(batch: Batch, body_format: str) -> Document:
     return _xml_document("result-list", "".join(f"<result>{result_id}</result>" for result_id in ids))
 
 
-def dml_results(job: Job, batch: Batch) -> Document:
+def dml_results(job: Job, results: list[RecordResult]) -> Document:
     """Each record's outcome, in the order the batch sent the records."""
     if job.content_type == "JSON":
         return _json([_json_result(result.id, result.success, result.created, result.errors)
-                      for result in batch.results])  # fmt: skip
+                      for result in results])  # fmt: skip
     if job.content_type == "CSV":
         rows = [["Id", "Success", "Created", "Error"]]
-        for result in batch.results:
+        for result in results:
             error = "".join(error_text(error) for error in result.errors)
             rows.append([result.id or "", cell(result.success, False), cell(result.created, False), error])
         return csv_text(rows), CSV_TYPE
     items = []
-    for result in batch.results:
+    for result in results:
         errors = "".join(_xml_error(error) for error in result.errors)
         record_id = f"<id>{result.id}</id>" if result.id and result.success else ""
         flags = _xml_fields([("success", result.success), ("created", result.created)])
@@ -125,18 +128,44 @@ def _xml_error(error: SalesforceError) -> str:
     return f"<errors>{fields}{message}<statusCode>{error.error_code}</statusCode></errors>"
 
 
-def query_results(job: Job, result: QueryResult) -> Document:
-    """One result of a query batch in the job's content type: CSV rows, JSON records or XML records."""
-    if job.content_type == "CSV":
-        header, rows = result.table()
-        return (csv_text([header, *rows]) if rows else NO_RECORDS), CSV_TYPE
-    dates = {path: "Date" for path in result.paths_of_type("Date")}
-    dates.update({path: "Datetime" for path in result.paths_of_type("Datetime")})
-    if job.content_type == "JSON":
-        return _json([_epoch_dates(record, dates, "") for record in result.records])
+def query_result_chunks(
+    content_type: str, columns: QueryColumns, pages: Iterable[list[dict[str, Any]]]
+) -> Iterator[bytes]:
+    """A query batch's result in the job's content type, a page of records at a time: CSV rows, a JSON
+    array of records or an XML ``queryResult``."""
+    if content_type == "CSV":
+        yield from _csv_result(columns, pages)
+        return
+    dates = {path: "Date" for path in columns.paths_of_type("Date")}
+    dates.update({path: "Datetime" for path in columns.paths_of_type("Datetime")})
+    if content_type == "JSON":
+        first = True
+        yield b"["
+        for page in pages:
+            for record in page:
+                yield (b"" if first else b",") + dumps(_epoch_dates(record, dates, "")).encode()
+                first = False
+        yield b"]"
+        return
     datetimes = {path for path, apex_type in dates.items() if apex_type == "Datetime"}
-    records = "".join(_xml_record("records", record, datetimes, "") for record in result.records)
-    return _xml_document("queryResult", records, f' xmlns:xsi="{XSI}"')
+    start, end = _xml_document("queryResult", "\x00", f' xmlns:xsi="{XSI}"')[0].split("\x00")
+    yield start.encode()
+    for page in pages:
+        yield "".join(_xml_record("records", record, datetimes, "") for record in page).encode()
+    yield end.encode()
+
+
+def _csv_result(columns: QueryColumns, pages: Iterable[list[dict[str, Any]]]) -> Iterator[bytes]:
+    """The header and rows; without a row, the text a real org answers instead."""
+    any_row = False
+    for page in pages:
+        if not page:
+            continue
+        rows = [columns.row(record) for record in page]
+        yield csv_text([columns.header, *rows] if not any_row else rows).encode()
+        any_row = True
+    if not any_row:
+        yield NO_RECORDS.encode()
 
 
 def _epoch_dates(record: dict[str, Any], dates: dict[str, str], prefix: str) -> dict[str, Any]:

@@ -3,25 +3,37 @@
 A job is created Open, takes batches until it is Closed or Aborted, and counts what its batches did.
 A batch is processed as soon as it is added, so by the first poll it is ``Completed`` (or ``Failed``,
 with the real org's ``stateMessage``); the handlers answer the add itself as ``Queued``, as a real org
-does. DML batches run one record at a time (each succeeds or fails alone), query batches keep their
-records for the result documents. No HTTP here; handlers/bulk1.py speaks it.
+does. DML batches run one record at a time (each succeeds or fails alone). A batch's data and its
+results (the per-record results, or the query's result document, written a page of the query at a
+time) are files of the job (bulk_files.py), never kept in memory; a batch is at most 10 MB and 10,000
+records, as on a real org. No HTTP here; handlers/bulk1.py speaks it.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, BinaryIO
 
-from ..errors import InvalidBatch, InvalidJob, InvalidJobState, InvalidUser, NotFound, SalesforceError
+from ..errors import (
+    ExceededQuota,
+    InvalidBatch,
+    InvalidJob,
+    InvalidJobState,
+    InvalidUser,
+    NotFound,
+    SalesforceError,
+)
 from ..schema import SObject
+from .bulk1_documents import MEDIA_TYPES, dml_results, query_result_chunks
 from .bulk1_requests import read_query, read_records
 from .bulk_common import (
     DML_OPERATIONS,
     QUERY_OPERATIONS,
     BulkJob,
     JobRegistry,
-    QueryResult,
-    run_query,
+    QueryColumns,
+    query_columns,
+    query_pages,
     write_record,
 )
 
@@ -42,24 +54,26 @@ class RecordResult:
 
 @dataclass
 class Batch:
+    """A batch's state and counts; its data and its results are files of the job (``request_file``,
+    ``result_file``)."""
+
     id: str
     job_id: str
     created: str  # the REST API's datetime format, like a job's
-    request: bytes  # the data as it was sent, for ``batch/{id}/request``
     state: str = "Queued"
     state_message: str | None = None
     modstamp: str | None = None
-    results: list[RecordResult] = field(default_factory=list)
-    query: QueryResult | None = None
-    result_id: str | None = None
+    processed: int = 0
+    failed: int = 0
+    result_id: str | None = None  # a query batch's one result
 
     @property
-    def processed(self) -> int:
-        return len(self.query.records) if self.query else len(self.results)
+    def request_file(self) -> str:
+        return f"batch-{self.id}.request"
 
     @property
-    def failed(self) -> int:
-        return sum(not result.success for result in self.results)
+    def result_file(self) -> str:
+        return f"batch-{self.id}.result"
 
 
 @dataclass
@@ -82,9 +96,13 @@ class Bulk1Jobs(JobRegistry[Job]):
     """The Bulk API 1.0 jobs of one server, by Id; a job's batches are added under the registry's lock."""
 
     KIND = "bulk1"
+    TERMINAL = frozenset({"Closed", "Aborted", "Failed"})
 
-    def get(self, job_id: str) -> Job:
-        job = self.find(job_id)
+    def limit_error(self, message: str) -> SalesforceError:
+        return ExceededQuota(message)
+
+    def get(self, job_id: str, user_id: str) -> Job:
+        job = self.find(job_id, user_id)
         if job is None:
             raise InvalidJob(f"Invalid job id: {job_id}")
         return job
@@ -110,20 +128,22 @@ class Bulk1Jobs(JobRegistry[Job]):
         mode = "Parallel" if given_mode in (None, "") else CONCURRENCY_MODES.get(str(given_mode).lower())
         if mode is None:
             raise InvalidJob(f"Invalid concurrency mode: {spec.get('concurrencyMode')}")
-        job = Job(id=self.minter.mint("750"), operation=operation, sobject=sobject.name, created_by=user_id,
+        self._make_room(user_id)
+        job = Job(id=self.new_id("750"), operation=operation, sobject=sobject.name, created_by=user_id,
                   created=self.now(), version=version, content_type=job_type, concurrency_mode=mode,
                   external_id=external_id)  # fmt: skip
         return self._add(job.id, job)
 
-    def change_state(self, job_id: str, new_state: str) -> Job:
+    def change_state(self, job_id: str, new_state: str, *, user_id: str) -> Job:
         """Close a job (no more batches) or abort it (batches not yet processed are not processed)."""
         with self._lock:
-            job = self.get(job_id)
+            job = self.get(job_id, user_id)
             allowed = {"Closed": ("Open",), "Aborted": ("Open", "Closed")}.get(new_state, ())
             if job.state not in allowed:
                 raise InvalidJobState(f"Invalid state change from {job.state} to {new_state or 'null'}")
             job.state = new_state
             job.modstamp = self.now()
+            self._finished(job)
             if new_state == "Aborted":
                 for batch in job.batches:
                     if batch.state in ("Queued", "InProgress"):
@@ -131,69 +151,121 @@ class Bulk1Jobs(JobRegistry[Job]):
             self._save(job)
         return job
 
-    def add_batch(self, job_id: str, data: bytes) -> Batch:
+    def add_batch(self, job_id: str, data: BinaryIO, length: int, *, user_id: str) -> Batch:
         """Add a batch to an Open job and process it at once (outside the lock: other batches may come
-        meanwhile, so the processed batch goes back into the job as it stands then)."""
+        meanwhile, so the processed batch goes back into the job as it stands then). A batch is at most
+        ``bulk1_batch_bytes`` and ``bulk1_batch_records`` records, as on a real org."""
+        job = self.get(job_id, user_id)
+        if length > self.limits.bulk1_batch_bytes:
+            raise InvalidBatch(f"Failed to read the batch: {length:,} bytes is more than a batch may hold "
+                               f"({self.limits.bulk1_batch_bytes:,})")  # fmt: skip
+        raw = data.read(self.limits.bulk1_batch_bytes + 1)
+        batch = Batch(id=self.new_id("751"), job_id=job.id, created=self.now())
+        size = self.files.write(job.id, batch.request_file, [raw])
         with self._lock:
-            job = self.get(job_id)
+            job = self.get(job_id, user_id)
             if job.state != "Open":
+                self.files.remove(job.id, batch.request_file)
                 raise InvalidJob(f"Job {job.id} is {job.state}; batches can be added to Open jobs only")
-            batch = Batch(id=self.minter.mint("751"), job_id=job.id, created=self.now(), request=data)
+            if not self._charge(job, size):
+                self.files.remove(job.id, batch.request_file)
+                raise self.storage_error()
             job.batches.append(batch)
             self._save(job)
-        self._process(job, batch)
+        size = self._process(job, batch, raw)
         with self._lock:
-            job = self.get(job_id)
+            job = self.get(job_id, user_id)
             job.batches = [batch if kept.id == batch.id else kept for kept in job.batches]
+            if not self._charge(job, size):
+                self.files.remove(job.id, batch.result_file)
+                batch.state, batch.state_message, batch.result_id = "Failed", self.storage_error().message, None
             self._save(job)
         return batch
 
-    def _process(self, job: Job, batch: Batch) -> None:
+    def _process(self, job: Job, batch: Batch, raw: bytes) -> int:
+        """Run the batch and write its results; their size on disk."""
+        size = 0
         try:
-            if job.is_query:
-                self._run_query(job, batch)
-            else:
-                self._run_dml(job, batch)
+            size = self._run_query(job, batch, raw) if job.is_query else self._run_dml(job, batch, raw)
         except SalesforceError as error:
             batch.state, batch.state_message = "Failed", f"{error.error_code} : {error.message}"
         else:
             batch.state = "Completed"
         batch.modstamp = self.now()
+        return size
 
-    def _run_query(self, job: Job, batch: Batch) -> None:
-        soql = read_query(batch.request)
+    def _run_query(self, job: Job, batch: Batch, raw: bytes) -> int:
+        soql = read_query(raw)
+        include_deleted = job.operation == "queryAll"
         try:
-            result = run_query(self.org, soql, include_deleted=job.operation == "queryAll", user_id=job.created_by,
-                               version=job.version)  # fmt: skip
+            columns = query_columns(self.org, soql, user_id=job.created_by)
+            unsupported = _unsupported_in_bulk_query(columns)
+            if unsupported:
+                raise InvalidBatch(f"Failed to process query: FUNCTIONALITY_NOT_ENABLED: {unsupported}")
+            pages = query_pages(self.org, soql, include_deleted=include_deleted, user_id=job.created_by,
+                                version=job.version)  # fmt: skip
+            counted = _Counted(pages)
+            size = self.files.write(job.id, batch.result_file, query_result_chunks(job.content_type, columns, counted),
+                                    self.limits.bulk_storage_per_user)  # fmt: skip
+        except InvalidBatch:
+            raise
+        except OverflowError:
+            raise self.storage_error() from None
         except SalesforceError as error:
             raise InvalidBatch(f"Failed to process query: {error.error_code}: {error.message}") from None
-        unsupported = _unsupported_in_bulk_query(result)
-        if unsupported:
-            raise InvalidBatch(f"Failed to process query: FUNCTIONALITY_NOT_ENABLED: {unsupported}")
-        batch.query, batch.result_id = result, self.minter.mint("752")
+        batch.processed, batch.result_id = counted.records, self.new_id("752")
+        return size
 
-    def _run_dml(self, job: Job, batch: Batch) -> None:
-        header, records = read_records(job.content_type, batch.request)
+    def _run_dml(self, job: Job, batch: Batch, raw: bytes) -> int:
+        header, records = read_records(job.content_type, raw)
+        if len(records) > self.limits.bulk1_batch_records:
+            raise InvalidBatch(f"Failed to read the batch: {len(records):,} records is more than a batch may hold "
+                               f"({self.limits.bulk1_batch_records:,})")  # fmt: skip
         sobject = self.org.sobject(job.sobject)
         unknown = [name for name in header or [] if sobject.field(name) is None]
         if unknown:
             raise InvalidBatch(f"Field name not found : {unknown[0]}")
+        results = []
         for data in records:
             given_id = next((str(value) for key, value in data.items() if key.lower() == "id" and value), None)
             try:
                 record_id, created = write_record(self.org, job.operation, job.sobject, data,
                                                   external_id=job.external_id, user_id=job.created_by)  # fmt: skip
             except SalesforceError as error:
-                batch.results.append(RecordResult(given_id, False, False, [error]))
+                results.append(RecordResult(given_id, False, False, [error]))
             else:
-                batch.results.append(RecordResult(record_id, True, created))
+                results.append(RecordResult(record_id, True, created))
+        batch.processed, batch.failed = len(results), sum(not result.success for result in results)
+        return self.files.write(job.id, batch.result_file, [dml_results(job, results)[0].encode()])
 
-    def query_result(self, job_id: str, batch_id: str, result_id: str) -> tuple[Job, QueryResult]:
-        job = self.get(job_id)
+    def batch_request(self, job: Job, batch_id: str) -> tuple[bytes, str]:
+        """The batch's data as it was sent, with its media type."""
+        return self.files.read(job.id, job.batch(batch_id).request_file), MEDIA_TYPES[job.content_type]
+
+    def batch_result(self, job: Job, batch_id: str) -> bytes:
+        """A DML batch's per-record results as they were written."""
+        return self.files.read(job.id, job.batch(batch_id).result_file)
+
+    def query_result(self, job_id: str, batch_id: str, result_id: str, *, user_id: str) -> tuple[bytes, str]:
+        """A query batch's result in the job's content type."""
+        job = self.get(job_id, user_id)
         batch = job.batch(batch_id)
-        if batch.query is None or batch.result_id != result_id:
+        if batch.result_id is None or batch.result_id != result_id:
             raise InvalidBatch(f"Invalid result id: {result_id}")
-        return job, batch.query
+        return self.files.read(job.id, batch.result_file), MEDIA_TYPES[job.content_type]
+
+
+class _Counted:
+    """Pages of records that count their records as they pass."""
+
+    def __init__(self, pages: Any) -> None:
+        self._pages = pages
+        self.records = 0
+
+    def __iter__(self) -> Any:
+        for page in self._pages:
+            self.records += len(page)
+            yield page
 
 
 def _external_id_field(sobject: SObject, name: str | None) -> str:
@@ -209,7 +281,7 @@ def _external_id_field(sobject: SObject, name: str | None) -> str:
     return field_.name
 
 
-def _unsupported_in_bulk_query(result: QueryResult) -> str | None:
+def _unsupported_in_bulk_query(result: QueryColumns) -> str | None:
     """Bulk query returns flat rows: no child subqueries and no aggregates (Bulk API Developer Guide,
     "Use Bulk Query"). The first message is the real org's; the second follows its pattern."""
     if any(column["aggregate"] and column["joinColumns"] for column in result.columns):

@@ -2,30 +2,35 @@
 and the registry their jobs are kept in.
 
 Bulk API 2.0 (bulk_jobs.py) and Bulk API 1.0 (bulk1_jobs.py) drive jobs differently, but a record is
-written, a value printed and a CSV cell read the same way in both, and their jobs' Ids (750…) come from
-one sequence, as on a real org; so that lives here once. No HTTP.
+written, a value printed and a CSV cell read the same way in both, and their jobs are kept, owned,
+expired and stored the same way; so that lives here once. No HTTP.
 """
 
 from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterable, MutableMapping
-from dataclasses import dataclass
+import secrets
+import time
+from collections.abc import Callable, Iterable, Iterator, MutableMapping
+from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Generic, TypeVar
 
 from ..columns import csv_header
-from ..errors import InvalidOperation, SalesforceError
+from ..errors import InvalidOperation, LimitExceeded, SalesforceError
 from ..ids import make_id
 from ..org import Org
 from ..shared import LocalState, SharedState
 from ..values import format_datetime, java_double
+from .bulk_files import JobFiles
+from .limits import ServerLimits
 
 QUERY_OPERATIONS = frozenset({"query", "queryAll"})
 DML_OPERATIONS = frozenset({"insert", "update", "upsert", "delete", "hardDelete"})
 NULL_VALUE = "#N/A"  # how a CSV row sets a field to null (an empty cell leaves it as it is)
 CSV_TYPE = "text/csv;charset=UTF-8"  # the media type both APIs give their CSV
-J = TypeVar("J")
+ID_SERIALS = 62**9  # the serials an Id's 9 base-62 characters hold
 
 
 @dataclass
@@ -41,41 +46,59 @@ class BulkJob:
     external_id: str | None = None  # the field an upsert matches records on
     state: str = "Open"
     modstamp: str | None = None  # when the state last changed; None until it does
+    created_at: float = field(default_factory=time.time)  # wall-clock seconds: when it expires
+    finished_at: float | None = None  # when it reached a state it never leaves
+    size: int = 0  # bytes of its data on disk (bulk_files.py)
 
     @property
     def is_query(self) -> bool:
         return self.operation in QUERY_OPERATIONS
 
 
-class SerialMinter:
-    """Ids from the serials of a state (shared.py): both APIs' registries on one state draw from one
-    sequence per key prefix (jobs 750, batches 751, results 752), whichever worker mints."""
+J = TypeVar("J", bound=BulkJob)
 
-    def __init__(self, state: SharedState) -> None:
-        self.state = state
 
-    def mint(self, prefix: str) -> str:
-        return make_id(prefix, self.state.next_serial(f"id:{prefix}"))
+def random_id(prefix: str) -> str:
+    """A job, batch or result Id whose serial is random: nobody finds another user's job by counting."""
+    return make_id(prefix, secrets.randbelow(ID_SERIALS))
 
 
 class JobRegistry(Generic[J]):
-    """One API's jobs by Id, kept in a state (shared.py; this process's memory unless given).
+    """One API's jobs by Id, kept in a state (shared.py; this process's memory unless given), their data
+    on disk (bulk_files.py). Every call names the user who makes it: a job is seen and changed only by
+    the user who made it, or by one with View All Data (``visible``).
 
     A method that changes a job reads it, changes it and writes it back (``_save``) under the
-    state's lock, so that with a shared state no worker's change to a job is lost to another's."""
+    state's lock, so that with a shared state no worker's change to a job is lost to another's.
+    Jobs expire ``bulk_retention_seconds`` after they finish (or are made, if they never do); a user
+    keeps at most ``bulk_jobs_per_user`` jobs and ``bulk_storage_per_user`` bytes of their data, the
+    oldest finished ones making room for new ones."""
 
     KIND = "jobs"
+    TERMINAL: frozenset[str] = frozenset()
 
-    def __init__(self, org: Org, state: SharedState | None = None) -> None:
+    def __init__(self, org: Org, state: SharedState | None = None, limits: ServerLimits | None = None) -> None:
         self.org = org
         state = state or LocalState()
-        self.minter = SerialMinter(state)
+        self.limits = limits or ServerLimits()
+        self.files = JobFiles(state.files())
+        self.clock: Callable[[], float] = time.time
         self._jobs: MutableMapping[str, J] = state.table(self.KIND)
         self._lock = state.lock
 
     def now(self) -> str:
         """The org's time as jobs and batches record it."""
         return format_datetime(self.org.clock.now())
+
+    def new_id(self, prefix: str) -> str:
+        with self._lock:
+            while (made := random_id(prefix)) in self._jobs:
+                pass
+        return made
+
+    def limit_error(self, message: str) -> SalesforceError:
+        """The error this API answers when a user has no room left for another job or its data."""
+        return LimitExceeded(message)
 
     def _add(self, job_id: str, job: J) -> J:
         with self._lock:
@@ -85,51 +108,127 @@ class JobRegistry(Generic[J]):
     def _save(self, job: J) -> None:
         """Write a changed job back (in memory it is the same object: nothing to do but to keep it)."""
         with self._lock:
-            self._jobs[job.id] = job  # type: ignore[attr-defined]
+            if job.id in self._jobs:
+                self._jobs[job.id] = job
 
-    def find(self, job_id: str) -> J | None:
+    def find(self, job_id: str, user_id: str) -> J | None:
+        """The job, if this user may see it."""
         with self._lock:
-            return self._jobs.get(job_id)
+            job = self._jobs.get(job_id)
+        return job if job is not None and self.visible(job, user_id) else None
 
-    def _all(self) -> list[J]:
+    def visible(self, job: J, user_id: str) -> bool:
+        return job.created_by == user_id or self.org.views_all_data(user_id)
+
+    def _all(self, user_id: str) -> list[J]:
+        self._expire()
         with self._lock:
-            return list(self._jobs.values())
+            jobs = list(self._jobs.values())
+        if not jobs or self.org.views_all_data(user_id):
+            return jobs
+        return [job for job in jobs if job.created_by == user_id]
 
     def _remove(self, job_id: str) -> None:
         with self._lock:
             self._jobs.pop(job_id, None)
+        self.files.remove(job_id)
+
+    def _finished(self, job: J) -> None:
+        """The job reached a state it never leaves: its retention time starts."""
+        job.finished_at = self.clock()
+
+    # ------------------------------------------------------------------- retention and room
+
+    def _expire(self) -> None:
+        """Drop the jobs past their retention (finished ones counted from then, others from their making)."""
+        cutoff = self.clock() - self.limits.bulk_retention_seconds
+        with self._lock:
+            old = [job.id for job in self._jobs.values() if (job.finished_at or job.created_at) < cutoff]
+        for job_id in old:
+            self._remove(job_id)
+
+    def _make_room(self, user_id: str) -> None:
+        """Before a user's new job: expired jobs go, and the user's oldest finished job if it keeps too many."""
+        self._expire()
+        with self._lock:
+            mine = [job for job in self._jobs.values() if job.created_by == user_id]
+        excess = len(mine) - self.limits.bulk_jobs_per_user + 1
+        finished = sorted((job for job in mine if job.state in self.TERMINAL), key=lambda job: job.created_at)
+        if excess > len(finished):
+            raise self.limit_error(
+                f"You have {len(mine)} jobs open; a user keeps at most {self.limits.bulk_jobs_per_user}. "
+                "Close, abort or delete one first."
+            )
+        for job in finished[: max(0, excess)]:
+            self._remove(job.id)
+
+    def _charge(self, job: J, added: int) -> bool:
+        """Count ``added`` bytes of data to the job; the user's oldest finished jobs make room. Whether
+        the user's data fits in ``bulk_storage_per_user`` (when not, the caller keeps nothing of it)."""
+        with self._lock:
+            mine = [kept for kept in self._jobs.values() if kept.created_by == job.created_by]
+            used = sum(kept.size for kept in mine if kept.id != job.id) + job.size + added
+        cap = self.limits.bulk_storage_per_user
+        others = sorted((kept for kept in mine if kept.id != job.id and kept.state in self.TERMINAL),
+                        key=lambda kept: kept.created_at)  # fmt: skip  # fmt: skip
+        for kept in others:
+            if used <= cap:
+                break
+            used -= kept.size
+            self._remove(kept.id)
+        if used > cap:
+            return False
+        job.size += added
+        return True
+
+    def storage_error(self) -> SalesforceError:
+        return self.limit_error(
+            f"The job's data would take more than the {self.limits.bulk_storage_per_user:,} bytes a user keeps "
+            "(--bulk-storage-per-user); delete finished jobs, or send less."
+        )
 
 
 @dataclass
-class QueryResult:
-    """Every record of a query (all pages), with the column metadata that names and types its paths."""
+class QueryColumns:
+    """A query's columns: the column metadata that names and types its paths, and how a record becomes a row."""
 
     sobject: str
     columns: list[dict[str, Any]]
-    records: list[dict[str, Any]]
     aggregate: bool = False  # GROUP BY or an aggregate function: AggregateResult rows
 
     def paths_of_type(self, *apex_types: str) -> set[str]:
         """The dotted paths (``Account.CreatedDate``) of the columns of these Apex types."""
         return _typed_paths(self.columns, frozenset(apex_types))
 
-    def table(self) -> tuple[list[str], list[list[str]]]:
-        """The header (dotted relationship paths) and the rows as Bulk API CSV cells."""
-        header = csv_header(self.columns)
-        datetimes = self.paths_of_type("Datetime")
-        rows = [[cell(lookup(record, path), path in datetimes) for path in header] for record in self.records]
-        return header, rows
+    @cached_property
+    def header(self) -> list[str]:
+        """The CSV header: the dotted relationship paths."""
+        return csv_header(self.columns)
+
+    @cached_property
+    def _datetimes(self) -> set[str]:
+        return self.paths_of_type("Datetime")
+
+    def row(self, record: dict[str, Any]) -> list[str]:
+        """A REST-shaped record as Bulk API CSV cells."""
+        return [cell(lookup(record, path), path in self._datetimes) for path in self.header]
 
 
-def run_query(org: Org, soql: str, *, include_deleted: bool, user_id: str, version: str) -> QueryResult:
-    """Compile first (a bad query fails here, before any job state changes), then read every page."""
+def query_columns(org: Org, soql: str, *, user_id: str) -> QueryColumns:
+    """Compile the query (a bad one fails here, before any job state changes) and name its columns."""
     columns = org.query_columns(soql, user_id=user_id)
+    return QueryColumns(columns["entityName"], columns["columnMetadata"], columns["groupBy"])
+
+
+def query_pages(
+    org: Org, soql: str, *, include_deleted: bool, user_id: str, version: str
+) -> Iterator[list[dict[str, Any]]]:
+    """Every record of a query, a page at a time: a job never holds all of them at once."""
     page = org.query(soql, include_deleted=include_deleted, version=version, user_id=user_id)
-    records = list(page["records"])
+    yield page["records"]
     while not page["done"]:
         page = org.query_more(page["nextRecordsUrl"].rsplit("/", 1)[1], version=version, user_id=user_id)
-        records += page["records"]
-    return QueryResult(columns["entityName"], columns["columnMetadata"], records, columns["groupBy"])
+        yield page["records"]
 
 
 def _typed_paths(columns: list[dict[str, Any]], apex_types: frozenset[str], prefix: str = "") -> set[str]:

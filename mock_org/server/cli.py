@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..command_line import Unavailable, iso_date, port_number, positive_int
+from . import limits
 
 if TYPE_CHECKING:
     from ..clock import OrgClock
@@ -77,6 +78,7 @@ def add(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--check", action="store_true", help="exit 0 if a server answers on --host/--port (writes nothing)"
     )
+    limits.add_flags(parser)
     parser.set_defaults(handler=run)
 
 
@@ -163,7 +165,7 @@ def _serve(args: argparse.Namespace, path: Path, files: tls.TlsFiles, as_of: dt.
     from ..clock import OrgClock
     from ..org import Org
     from .app import create_app
-    from .serve import THREADS, Server, admin_credentials
+    from .serve import THREADS, Server, banner_credentials
     from .settings import Settings
 
     clock = OrgClock.for_date(args.today) if args.today else OrgClock.running_from(as_of)
@@ -177,10 +179,10 @@ def _serve(args: argparse.Namespace, path: Path, files: tls.TlsFiles, as_of: dt.
     if args.workers > 1:
         return _serve_workers(args, path, files, clock, timeout, pod)
     org = Org(path, clock=clock, read_only=args.read_only, query_timeout=timeout, pod=pod)
-    app = create_app(org, Settings.from_env())
+    app = create_app(org, Settings.from_env(limits=limits.from_args(args)))
     server = Server(app, host=args.host, port=args.port, http_port=args.http_port, tls_files=files,
                     threads=args.threads or THREADS).start()  # fmt: skip
-    print(_instructions(admin_credentials(app), server, path, args.read_only, clock.today()), flush=True)
+    print(_instructions(banner_credentials(app), server, path, args.read_only, clock.today()), flush=True)
     _stopped_by_signal().wait()
     server.stop()
     org.close()
@@ -201,9 +203,10 @@ def _serve_workers(
     from .serve import THREADS
 
     plan = dict(db=str(path), read_only=args.read_only, query_timeout=timeout, threads=args.threads or THREADS,
-                tls_dir=str(files.directory), clock=workers.WorkerPlan.clock_fields(clock), pod=pod)  # fmt: skip
+                tls_dir=str(files.directory), clock=workers.WorkerPlan.clock_fields(clock), pod=pod,
+                limits=limits.as_fields(limits.from_args(args)))  # fmt: skip
 
-    def banner(credentials: tuple[str, str, str], listening: workers.Listening) -> None:
+    def banner(credentials: tuple[str, str, str, str], listening: workers.Listening) -> None:
         print(_instructions(credentials, listening, path, args.read_only, clock.today(), args.workers), flush=True)
 
     return workers.serve(host=args.host, port=args.port, http_port=args.http_port, workers=args.workers,
@@ -211,10 +214,13 @@ def _serve_workers(
 
 
 def _instructions(
-    credentials: tuple[str, str, str], server: Server | workers.Listening, path: Path, read_only: bool,
+    credentials: tuple[str, str, str, str], server: Server | workers.Listening, path: Path, read_only: bool,
     today: dt.date, processes: int = 1,
 ) -> str:  # fmt: skip
-    username, password, token = credentials
+    from ..auth import DEFAULT_CLIENT_ID
+
+    username, password, token, app_secret = credentials
+    client_id = os.environ.get("CRMARENA_CLIENT_ID") or DEFAULT_CLIENT_ID
     host = "127.0.0.1" if server.host in ("0.0.0.0", "::") else server.host
     host = f"[{host.strip('[]')}]" if ":" in host else host  # an IPv6 address in a URL (RFC 3986 §3.2.2)
     hostport = f"{host}:{server.port}"
@@ -245,6 +251,8 @@ def _instructions(
         "",
         f"In a browser: https://{hostport}/ (log in as {username} with the password above), or open",
         f"https://{hostport}/secur/frontdoor.jsp?sid=SESSION_ID&retURL=/lightning/page/home with an API session id.",
+        "",
+        f"OAuth client_credentials grant (logs in as {username}): consumer key {client_id}, secret {app_secret}",
         "",
         "Ctrl-C stops the server.",
     ]

@@ -15,7 +15,7 @@ import logging
 import secrets
 from html import escape
 
-from flask import Flask, Response, request
+from flask import Flask, Response, g, request
 from werkzeug.exceptions import HTTPException
 
 from ..errors import AsyncApiError, MultipleRecords, SalesforceError
@@ -115,7 +115,8 @@ def _is_async() -> bool:
 def async_error(code: str, message: str, status: int = 400) -> Response:
     """A Bulk API 1.0 error, in the format of the request, or else of the job it names (XML by default)."""
     job_id = (request.view_args or {}).get("job_id")
-    job = state().bulk1.find(job_id) if job_id else None
+    session = getattr(g, "session", None)  # a job answers in its format only to those who may see it
+    job = state().bulk1.find(job_id, session.user.id) if job_id and session is not None else None
     body, content_type = error_document(code, message, reply_format(job))
     return Response(body, status=status, content_type=content_type)
 

@@ -2,9 +2,11 @@
 
 ``parse_head`` turns a request's line and headers into a ``Head`` or raises ``BadRequest`` with the
 status to answer; ``body_framing`` says how its body is delimited; ``ChunkedReader`` undoes chunked
-transfer coding; ``response_head`` writes a status line and headers. Strict where leniency lets two
-parties read one message differently (request smuggling: RFC 9112 §6.3, §11.2), lenient where
-clients are (a bare LF ends a line, empty lines may precede a request: §2.2).
+transfer coding, its trailer fields checked and bounded like header fields; ``response_head`` writes a
+status line and headers. Strict where leniency lets two parties read one message differently (request
+smuggling: RFC 9112 §6.1, §6.3, §11.2; one Host, §3.2), lenient where clients are (a bare LF ends a
+line, empty lines may precede a request: §2.2). tests/server/test_http1_differential.py holds every
+verdict against h11's.
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ from http import HTTPStatus
 from time import time
 
 MAX_CHUNK_LINE = 4096  # a chunk-size line (with extensions) or a trailer line longer than this is refused
+MAX_FIELDS = 100  # header lines of a head, and trailer lines of a chunked body (server/limits.py)
+MAX_TRAILER_BYTES = 16_384
 
 _REQUEST_LINE = re.compile(rb"([!#$%&'*+\-.^_`|~0-9A-Za-z]+) ([^\x00-\x20\x7f]+) HTTP/(\d)\.(\d)")
 _FIELD_NAME = re.compile(rb"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")
@@ -64,32 +68,38 @@ def head_end(buffer: bytes | bytearray, start: int = 0) -> tuple[int, int] | Non
     return (found.start(), found.end()) if found else None
 
 
-def parse_head(data: bytes) -> Head:
+def parse_head(data: bytes, max_fields: int = MAX_FIELDS) -> Head:
     lines = data.split(b"\n")
     while lines and lines[0] in (b"", b"\r"):  # empty lines before a request are ignored (§2.2)
         lines.pop(0)
     if not lines:
         raise BadRequest(400, "empty request")
+    if len(lines) - 1 > max_fields:
+        raise BadRequest(431, "too many header fields")
     request_line = _REQUEST_LINE.fullmatch(lines[0].rstrip(b"\r"))
     if request_line is None:
         raise BadRequest(400, "malformed request line")
     method, target, major, minor = request_line.groups()
     if major != b"1":
         raise BadRequest(505, "HTTP version not supported")
-    headers: list[tuple[str, str]] = []
-    for raw in lines[1:]:
-        line = raw[:-1] if raw.endswith(b"\r") else raw
-        name, colon, value = line.partition(b":")
-        if not colon or _FIELD_NAME.fullmatch(name) is None:  # obs-fold and "Name : x" included (§5.1, §5.2)
-            raise BadRequest(400, "malformed header field")
-        value = value.strip(b" \t")
-        if _BAD_VALUE.search(value):
-            raise BadRequest(400, "malformed header value")
-        headers.append((name.decode("ascii").lower(), value.decode("latin-1")))
+    headers = [_field(raw) for raw in lines[1:]]
     head = Head(method.decode("ascii"), _origin_form(target.decode("latin-1")), (1, int(minor)), headers)
-    if head.version >= (1, 1) and sum(1 for key, _ in headers if key == "host") != 1:
-        raise BadRequest(400, "a request needs exactly one Host header")  # RFC 9112 §3.2
+    hosts = sum(1 for key, _ in headers if key == "host")
+    if hosts > 1 or (hosts == 0 and head.version >= (1, 1)):
+        raise BadRequest(400, "a request needs exactly one Host header")  # RFC 9112 §3.2, any version for two
     return head
+
+
+def _field(raw: bytes) -> tuple[str, str]:
+    """One header (or trailer) line as (lower-cased name, value), or BadRequest."""
+    line = raw[:-1] if raw.endswith(b"\r") else raw
+    name, colon, value = line.partition(b":")
+    if not colon or _FIELD_NAME.fullmatch(name) is None:  # obs-fold and "Name : x" included (§5.1, §5.2)
+        raise BadRequest(400, "malformed header field")
+    value = value.strip(b" \t")
+    if _BAD_VALUE.search(value):
+        raise BadRequest(400, "malformed header value")
+    return name.decode("ascii").lower(), value.decode("latin-1")
 
 
 def _origin_form(target: str) -> str:
@@ -110,28 +120,35 @@ def body_framing(head: Head) -> int | None:
     if coding is not None:
         if length is not None:
             raise BadRequest(400, "both Transfer-Encoding and Content-Length")
+        if head.version < (1, 1):  # an HTTP/1.0 message with it has faulty framing (§6.1)
+            raise BadRequest(400, "Transfer-Encoding in an HTTP/1.0 request")
         if [token.strip().lower() for token in coding.split(",")] != ["chunked"]:
             raise BadRequest(501, "unsupported transfer coding")
         return None
     if length is None:
         return 0
     values = {value.strip() for value in length.split(",")}
-    if len(values) != 1 or not next(iter(values)).isdigit() or len(next(iter(values))) > 18:
+    value = next(iter(values))
+    if len(values) != 1 or not (value.isascii() and value.isdigit()) or len(value) > 18:  # "²" is a digit too
         raise BadRequest(400, "invalid Content-Length")
-    return int(next(iter(values)))
+    return int(value)
 
 
 class ChunkedReader:
     """Chunked transfer coding undone incrementally: ``feed`` takes bytes as they arrive and returns
     the body bytes they complete; ``done`` once the last chunk and trailers are in; ``rest`` holds
-    what followed the body (a pipelined request)."""
+    what followed the body (a pipelined request). Trailer lines must be header fields (a request
+    cannot hide in them), at most ``max_fields`` of them and ``max_bytes`` in all (431)."""
 
-    def __init__(self) -> None:
+    def __init__(self, max_fields: int = MAX_FIELDS, max_bytes: int = MAX_TRAILER_BYTES) -> None:
         self.pending = bytearray()
         self.left = 0  # bytes of the current chunk still to come, then its CRLF
         self.state = "size"  # size, data, data-end, trailer, done
         self.done = False
         self.rest = b""
+        self.max_fields, self.max_bytes = max_fields, max_bytes
+        self.trailers = 0
+        self.trailer_bytes = 0
 
     def feed(self, data: bytes) -> bytes:
         if self.done:
@@ -153,7 +170,7 @@ class ChunkedReader:
             if line is None:
                 break
             if self.state == "size":
-                size = _HEX.fullmatch(line.split(b";", 1)[0].strip(b" \t"))
+                size = _HEX.fullmatch(line.split(b";", 1)[0].rstrip(b" \t"))  # BWS only before an extension
                 if size is None:
                     raise BadRequest(400, "malformed chunk size")
                 self.left = int(size.group(), 16)
@@ -165,7 +182,16 @@ class ChunkedReader:
             elif not line:  # the empty line after the trailers
                 self.done, self.rest = True, bytes(self.pending)
                 self.pending.clear()
+            else:
+                self._trailer(line)
         return bytes(out)
+
+    def _trailer(self, line: bytes) -> None:
+        self.trailers += 1
+        self.trailer_bytes += len(line) + 2
+        if self.trailers > self.max_fields or self.trailer_bytes > self.max_bytes:
+            raise BadRequest(431, "trailer section too large")
+        _field(line)
 
     def _line(self) -> bytes | None:
         end = self.pending.find(b"\n")

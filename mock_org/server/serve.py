@@ -27,7 +27,7 @@ from ..empty import FRESH_POD, empty_copy
 from ..ids import POD
 from ..org import Org
 from . import tls
-from .app import body_limit, create_app
+from .app import create_app, session_check
 from .front import Front
 from .settings import Settings
 from .state import EXTENSION
@@ -50,8 +50,13 @@ class Server:
         self.tls = tls_files or tls.ensure()
         self._front = Front(
             app, host=host, port=port, http_port=http_port, certfile=str(self.tls.server_cert),
-            keyfile=str(self.tls.server_key), threads=threads, body_limit=body_limit(app), inherited=inherited,
+            keyfile=str(self.tls.server_key), threads=threads, authenticated=session_check(app),
+            limits=app.extensions[EXTENSION].settings.limits, inherited=inherited,
         )  # fmt: skip
+
+    @property
+    def front(self) -> Front:
+        return self._front
 
     @property
     def port(self) -> int:
@@ -92,6 +97,11 @@ class RunningOrg:
     @property
     def ca_bundle(self) -> Path:
         return self.server.tls.bundle
+
+    @property
+    def client_secret(self) -> str:
+        """This org's own secret for the client_credentials grant (auth.py)."""
+        return str(self.app.extensions[EXTENSION].auth.app_secret)
 
     def connect(self, version: str = "59.0") -> Salesforce:
         """A simple-salesforce client logged in as the administrator (see mock_org.client.connect)."""
@@ -142,6 +152,11 @@ def serve_org(
                 server.stop()
         finally:
             org.close()
+
+
+def banner_credentials(app: Flask) -> tuple[str, str, str, str]:
+    """What the banner prints: the administrator's credentials and this org's client_credentials secret."""
+    return (*admin_credentials(app), str(app.extensions[EXTENSION].auth.app_secret))
 
 
 def admin_credentials(app: Flask) -> tuple[str, str, str]:

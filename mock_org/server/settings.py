@@ -1,14 +1,15 @@
-"""What a server instance is configured with: credentials, API limits and the versions it advertises."""
+"""What a server instance is configured with: credentials, limits and the versions it advertises."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from ..auth import AuthConfig
+from .limits import ServerLimits, from_args
 
-DAILY_API_REQUESTS = 100_000
 OLDEST_VERSION, NEWEST_VERSION = 20, 62  # the versions list a real org serves runs from 20.0 up
 _SEASONS = ("Winter", "Spring", "Summer")
 
@@ -16,14 +17,22 @@ _SEASONS = ("Winter", "Spring", "Summer")
 @dataclass(frozen=True)
 class Settings:
     auth: AuthConfig = field(default_factory=AuthConfig)
-    daily_api_requests: int = DAILY_API_REQUESTS
+    limits: ServerLimits = field(default_factory=ServerLimits)
     newest_version: int = NEWEST_VERSION
-    max_body_bytes: int = 150 * 1024 * 1024  # Bulk API 2.0 accepts uploads of up to 150 MB
+
+    def __post_init__(self) -> None:
+        """The session timeout and the lockout are limits; the authenticator reads them from its config."""
+        limits = self.limits
+        auth = dataclasses.replace(
+            self.auth, lockout_attempts=limits.lockout_attempts, lockout_seconds=limits.lockout_seconds,
+            session_seconds=limits.session_seconds,
+        )  # fmt: skip
+        object.__setattr__(self, "auth", auth)
 
     @classmethod
-    def from_env(cls, env: Mapping[str, str] = os.environ) -> Settings:
-        limit = env.get("CRMARENA_DAILY_API_REQUESTS")
-        return cls(auth=AuthConfig.from_env(env), daily_api_requests=int(limit) if limit else DAILY_API_REQUESTS)
+    def from_env(cls, env: Mapping[str, str] = os.environ, limits: ServerLimits | None = None) -> Settings:
+        """Credentials from the environment; ``limits`` as given (the serve flags), else from the environment."""
+        return cls(auth=AuthConfig.from_env(env), limits=limits if limits is not None else from_args(None, env))
 
     def versions(self) -> list[dict[str, str]]:
         """``GET /services/data``: every API version with its release label (v59.0 is Winter '24)."""

@@ -62,6 +62,7 @@ class WorkerPlan:
     state_dir: str
     clock: dict[str, Any]
     pod: str  # the pod of the Ids the org mints (an empty org's differs)
+    limits: dict[str, Any]  # the serve flags' limits (limits.py), the same for every worker
 
     @staticmethod
     def clock_fields(clock: OrgClock) -> dict[str, Any]:
@@ -118,7 +119,7 @@ class Supervisor:
             os.close(write_end)
             self._ready.append(read_end)
 
-    def wait_ready(self, stop: threading.Event) -> tuple[str, str, str] | None:
+    def wait_ready(self, stop: threading.Event) -> tuple[str, str, str, str] | None:
         """Every worker's "ready" (the first sends the administrator's credentials for the banner);
         None when ``stop`` is set first (Ctrl-C while the workers start)."""
         deadline = time.monotonic() + READY_SECONDS
@@ -143,8 +144,8 @@ class Supervisor:
             if not answers[fd].endswith(b"\n"):
                 code = self.processes[index].wait()
                 raise Unavailable(f"worker {index + 1} stopped while starting (exit code {code})")
-        username, password, token = json.loads(answers[self._ready[0]])
-        return username, password, token
+        username, password, token, app_secret = json.loads(answers[self._ready[0]])
+        return username, password, token, app_secret
 
     def supervise(self, stop: threading.Event) -> None:
         """Return once ``stop`` is set; a worker that exits first is a failure."""
@@ -200,7 +201,8 @@ def serve(
 def _worker(plan_path: str, secure_fd: int, http_fd: int | None, ready_fd: int) -> int:
     from ..org import Org
     from .app import create_app
-    from .serve import Server, admin_credentials
+    from .limits import ServerLimits
+    from .serve import Server, banner_credentials
     from .settings import Settings
 
     stop = threading.Event()
@@ -210,10 +212,10 @@ def _worker(plan_path: str, secure_fd: int, http_fd: int | None, ready_fd: int) 
     plan = WorkerPlan(**json.loads(Path(plan_path).read_text(encoding="utf-8")))
     org = Org(plan.db, clock=plan.org_clock(), read_only=plan.read_only, query_timeout=plan.query_timeout,
               pod=plan.pod)  # fmt: skip
-    app = create_app(org, Settings.from_env(), shared=StateFile(Path(plan.state_dir)))
+    app = create_app(org, Settings.from_env(limits=ServerLimits(**plan.limits)), shared=StateFile(Path(plan.state_dir)))
     server = Server(app, tls_files=tls.TlsFiles(Path(plan.tls_dir)), threads=plan.threads,
                     inherited=(secure_fd, http_fd)).start()  # fmt: skip
-    os.write(ready_fd, (json.dumps(admin_credentials(app)) + "\n").encode())
+    os.write(ready_fd, (json.dumps(banner_credentials(app)) + "\n").encode())
     os.close(ready_fd)
     while not stop.wait(1.0):
         if os.getppid() != parent:

@@ -7,7 +7,7 @@ import logging
 import re
 import sys
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, BinaryIO
 from urllib.parse import unquote_to_bytes
 
 from .errors import error_body
@@ -48,26 +48,26 @@ def environ_of(
         "wsgi.multiprocess": False,
         "wsgi.run_once": False,
     }
+    fields: dict[str, list[str]] = {}
     for name, value in head.headers:
         key = name.upper().replace("-", "_")
-        if key in ("CONTENT_TYPE", "CONTENT_LENGTH"):
-            environ[key] = value
-            continue
-        key = f"HTTP_{key}"
-        environ[key] = f"{environ[key]},{value}" if key in environ else value
+        fields.setdefault(key if key in ("CONTENT_TYPE", "CONTENT_LENGTH") else f"HTTP_{key}", []).append(value)
+    for key, values in fields.items():  # repeated fields joined once (RFC 9110 §5.3), not one by one
+        environ[key] = values[-1] if key in ("CONTENT_TYPE", "CONTENT_LENGTH") else ",".join(values)
     environ.pop("HTTP_TRANSFER_ENCODING", None)  # the app gets the body whole, whatever framing it came in
     return environ
 
 
-def with_body(environ: dict[str, Any], body: bytes, *, too_large: bool, received: int) -> None:
-    """Give the app its body; one over the limit is not kept, and the app sees ``TOO_LARGE`` and the
-    length that was sent (it answers 413)."""
-    environ["wsgi.input"] = io.BytesIO(body)
-    if too_large:
+def with_body(environ: dict[str, Any], body: BinaryIO | None, *, size: int, received: int) -> None:
+    """Give the app its body (a stream from its start; bodies.py); one over the limit is not kept
+    (``body`` None), and the app sees ``TOO_LARGE`` and the length that was sent (it answers 413)."""
+    if body is None:
+        environ["wsgi.input"] = io.BytesIO()
         environ[TOO_LARGE] = True
         environ["CONTENT_LENGTH"] = str(max(received, int(environ.get("CONTENT_LENGTH") or 0)))
     else:
-        environ["CONTENT_LENGTH"] = str(len(body))
+        environ["wsgi.input"] = body
+        environ["CONTENT_LENGTH"] = str(size)
 
 
 def call(app: WsgiApp, environ: dict[str, Any]) -> tuple[str, list[tuple[str, str]], bytes]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import socket
 import ssl
+import struct
 import threading
 import time
 from collections.abc import Iterator
@@ -16,6 +17,7 @@ import pytest
 from mock_org import deadline
 from mock_org.server import tls
 from mock_org.server.front import Front
+from mock_org.server.limits import ServerLimits
 from mock_org.server.wsgi import TOO_LARGE
 
 LIMIT = 1000
@@ -49,11 +51,17 @@ def tls_files(tmp_path_factory: pytest.TempPathFactory) -> tls.TlsFiles:
     return tls.ensure(tmp_path_factory.mktemp("tls"))
 
 
+def make_front(app: Any, tls_files: tls.TlsFiles, port: int = 0, **limits: Any) -> Front:
+    """A front over ``app`` on free loopback ports, two app slots, no client with a session, a body limit of LIMIT."""
+    return Front(app, host="127.0.0.1", port=port, http_port=0, certfile=str(tls_files.server_cert),
+                 keyfile=str(tls_files.server_key), threads=2, authenticated=lambda environ: False,
+                 limits=ServerLimits(unauthenticated_body_bytes=LIMIT, **limits))  # fmt: skip
+
+
 @pytest.fixture
 def served(tls_files: tls.TlsFiles) -> Iterator[tuple[Front, Recorder]]:
     app = Recorder()
-    front = Front(app, host="127.0.0.1", port=0, http_port=0, certfile=str(tls_files.server_cert),
-                  keyfile=str(tls_files.server_key), threads=2, body_limit=lambda environ: LIMIT)  # fmt: skip
+    front = make_front(app, tls_files)
     front.start()
     try:
         yield front, app
@@ -175,11 +183,12 @@ def test_http10_head_and_keep_alive(served: tuple[Front, Recorder]) -> None:
         assert b"Connection: close" in last and sock.recv(10) == b""
 
 
-def test_the_query_of_a_client_that_leaves_is_abandoned(served: tuple[Front, Recorder]) -> None:
+def test_the_query_of_a_client_that_resets_its_connection_is_abandoned(served: tuple[Front, Recorder]) -> None:
     front, app = served
     with plain(front) as sock:
         sock.sendall(b"GET /wait HTTP/1.1\r\nHost: x\r\n\r\n")
         assert app.running.wait(10)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))  # close with a reset
     assert app.abandoned.wait(5)
 
 
@@ -203,8 +212,7 @@ def test_slow_and_silent_clients_hold_no_request_slot(served: tuple[Front, Recor
 
 def test_stopping_closes_idle_connections_and_lets_running_requests_answer(tls_files: tls.TlsFiles) -> None:
     app = Recorder()
-    front = Front(app, host="127.0.0.1", port=0, http_port=0, certfile=str(tls_files.server_cert),
-                  keyfile=str(tls_files.server_key), threads=2, body_limit=lambda environ: LIMIT)  # fmt: skip
+    front = make_front(app, tls_files)
     front.start()
     idle = plain(front)
     busy = plain(front)
@@ -224,6 +232,4 @@ def test_stopping_closes_idle_connections_and_lets_running_requests_answer(tls_f
 
 def test_a_port_in_use_is_a_clear_error(tls_files: tls.TlsFiles, tmp_path: Path) -> None:
     with socket.create_server(("127.0.0.1", 0)) as taken, pytest.raises(OSError):
-        Front(Recorder(), host="127.0.0.1", port=taken.getsockname()[1], http_port=None,
-              certfile=str(tls_files.server_cert), keyfile=str(tls_files.server_key), threads=1,
-              body_limit=lambda environ: LIMIT)  # fmt: skip
+        make_front(Recorder(), tls_files, port=taken.getsockname()[1])

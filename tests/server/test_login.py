@@ -13,8 +13,9 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric import rsa
 from flask.testing import FlaskClient
 
-from mock_org.auth import DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET, AuthConfig, default_password, default_security_token
+from mock_org.auth import DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET, default_password, default_security_token
 from mock_org.server.app import create_app
+from mock_org.server.limits import ServerLimits
 from mock_org.server.serve import RunningOrg
 from mock_org.server.settings import Settings
 from tests.mock_org.builder import ADMIN, rid
@@ -132,9 +133,9 @@ def test_oauth_password_grant_failures(client: Client, running: RunningOrg, form
         assert answer.json()["error_description"] == "authentication failure"
 
 
-def test_oauth_client_credentials_runs_as_the_administrator(client: Client) -> None:
+def test_oauth_client_credentials_runs_as_the_administrator(client: Client, running: RunningOrg) -> None:
     answer = token_call(client, grant_type="client_credentials", client_id=DEFAULT_CLIENT_ID,
-                        client_secret=DEFAULT_CLIENT_SECRET)  # fmt: skip
+                        client_secret=running.client_secret)  # fmt: skip
     token = answer.json()["access_token"]
     assert client.get("/services/oauth2/userinfo", token=token).json()["user_id"] == ADMIN
     assert token_call(client, grant_type="client_credentials").json()["error"] == "invalid_client"
@@ -189,7 +190,7 @@ def test_userinfo_and_identity(client: Client, running: RunningOrg) -> None:
 
 
 def test_sessions_expire_after_idle_time(running: RunningOrg) -> None:
-    app = create_app(running.org, Settings(auth=AuthConfig(session_seconds=60)))
+    app = create_app(running.org, Settings(limits=ServerLimits(session_seconds=60)))
     auth = app.extensions["crmarena"].auth
     now = [1000.0]
     auth.now = lambda: now[0]
@@ -206,7 +207,7 @@ def test_sessions_expire_after_idle_time(running: RunningOrg) -> None:
 
 
 def test_the_daily_api_allowance_is_enforced(running: RunningOrg) -> None:
-    app = create_app(running.org, Settings(daily_api_requests=3))
+    app = create_app(running.org, Settings(limits=ServerLimits(daily_api_requests=3)))
     auth = app.extensions["crmarena"].auth
     web = app.test_client()
     headers = {"Authorization": f"Bearer {auth.issue(auth.admin)}"}

@@ -69,7 +69,7 @@ def test_oauth_password_login(running: RunningOrg) -> None:
 
 
 def test_oauth_client_credentials_login(running: RunningOrg) -> None:
-    sf = Salesforce(consumer_key=DEFAULT_CLIENT_ID, consumer_secret=DEFAULT_CLIENT_SECRET, domain=domain(running))
+    sf = Salesforce(consumer_key=DEFAULT_CLIENT_ID, consumer_secret=running.client_secret, domain=domain(running))
     assert sf.query("SELECT Id FROM User WHERE Id = '005Ws0000000999IAA'")["totalSize"] in (0, 1)
     assert sf.oauth2("userinfo")["user_id"] == ADMIN
 

@@ -15,9 +15,7 @@ from ..bulk1_documents import (
     Document,
     batch_info,
     batch_info_list,
-    dml_results,
     job_info,
-    query_results,
     result_list,
 )
 from ..bulk1_jobs import Bulk1Jobs, Job
@@ -44,8 +42,9 @@ def _send(document: Document, status: int = 200) -> Response:
 
 
 def _job(version: str, job_id: str) -> Job:
+    """The job, if the caller made it or has View All Data (else InvalidJob, as for no job at all)."""
     _check_version(version)
-    return _jobs().get(job_id)
+    return _jobs().get(job_id, user_id())
 
 
 def _check_version(version: str) -> None:
@@ -66,7 +65,8 @@ def job(version: str, job_id: str) -> Response:
     if request.method == "GET":
         return _send(job_info(found, reply_format(found)))
     body_format, spec = read_job_document(request.get_data(), request.mimetype)
-    return _send(job_info(_jobs().change_state(found.id, str(spec.get("state") or "")), body_format))
+    changed = _jobs().change_state(found.id, str(spec.get("state") or ""), user_id=user_id())
+    return _send(job_info(changed, body_format))
 
 
 def batches(version: str, job_id: str) -> Response:
@@ -79,7 +79,7 @@ def batches(version: str, job_id: str) -> Response:
             f"The batch's content type ({request.mimetype or 'none'}) does not match the job's "
             f"({MEDIA_TYPES[found.content_type]}, for contentType {found.content_type})"
         )
-    added = _jobs().add_batch(found.id, request.get_data())
+    added = _jobs().add_batch(found.id, request.stream, request.content_length or 0, user_id=user_id())
     return _send(batch_info(added, reply_format(found), as_queued=True), 201)
 
 
@@ -90,8 +90,8 @@ def batch(version: str, job_id: str, batch_id: str) -> Response:
 
 def batch_request(version: str, job_id: str, batch_id: str) -> Response:
     """The batch's data as it was sent (simple-salesforce reads it for ``include_detailed_results``)."""
-    found = _job(version, job_id)
-    return Response(found.batch(batch_id).request, content_type=MEDIA_TYPES[found.content_type])
+    body, content_type = _jobs().batch_request(_job(version, job_id), batch_id)
+    return Response(body, content_type=content_type)
 
 
 def batch_result(version: str, job_id: str, batch_id: str) -> Response:
@@ -102,10 +102,10 @@ def batch_result(version: str, job_id: str, batch_id: str) -> Response:
         raise InvalidBatch(f"Batch {added.id} is {added.state}; its results are not available")
     if found.is_query:
         return _send(result_list(added, reply_format(found)))
-    return _send(dml_results(found, added))
+    return Response(_jobs().batch_result(found, batch_id), content_type=MEDIA_TYPES[found.content_type])
 
 
 def query_result(version: str, job_id: str, batch_id: str, result_id: str) -> Response:
     _check_version(version)
-    found, result = _jobs().query_result(job_id, batch_id, result_id)
-    return _send(query_results(found, result))
+    body, content_type = _jobs().query_result(job_id, batch_id, result_id, user_id=user_id())
+    return Response(body, content_type=content_type)

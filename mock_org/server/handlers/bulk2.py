@@ -21,7 +21,8 @@ def _jobs() -> JobStore:
 
 
 def _list(query: bool) -> Response:
-    records = [job.info() for job in _jobs().list(query=query)]
+    """The jobs the caller may see: its own, or everyone's with View All Data."""
+    records = [job.info() for job in _jobs().list(query=query, user_id=user_id())]
     return json_response({"done": True, "records": records, "nextRecordsUrl": None})
 
 
@@ -42,11 +43,12 @@ def create_ingest_job(version: str) -> Response:
 
 def _job(job_id: str, query: bool) -> Response:
     if request.method == "DELETE":
-        _jobs().delete(job_id, query=query)
+        _jobs().delete(job_id, query=query, user_id=user_id())
         return no_content()
     if request.method == "PATCH":
-        return json_response(_jobs().change_state(job_id, str(read_object().get("state")), query=query))
-    return json_response(_jobs().get(job_id, query=query).info())
+        new_state = str(read_object().get("state"))
+        return json_response(_jobs().change_state(job_id, new_state, query=query, user_id=user_id()))
+    return json_response(_jobs().get(job_id, query=query, user_id=user_id()).info())
 
 
 def query_job(version: str, job_id: str) -> Response:
@@ -59,7 +61,8 @@ def ingest_job(version: str, job_id: str) -> Response:
 
 def query_results(version: str, job_id: str) -> Response:
     max_records = request.args.get("maxRecords", type=int)
-    text, count, locator = _jobs().results(job_id, locator=request.args.get("locator"), max_records=max_records)
+    text, count, locator = _jobs().results(job_id, locator=request.args.get("locator"), max_records=max_records,
+                                           user_id=user_id())  # fmt: skip
     headers = {"Sforce-NumberOfRecords": str(count), "Sforce-Locator": locator}
     return Response(text, status=200, headers=headers, content_type=CSV_TYPE)
 
@@ -67,11 +70,11 @@ def query_results(version: str, job_id: str) -> Response:
 def upload(version: str, job_id: str) -> Response:
     if (request.mimetype or "text/csv").lower() != "text/csv":
         raise UnsupportedMediaType(f"Content type '{request.content_type}' not supported; upload CSV (text/csv)")
-    _jobs().upload(job_id, request.get_data(as_text=True))
+    _jobs().upload(job_id, request.stream, user_id=user_id())  # read as it is copied, never whole into memory
     response = Response(status=201)
     response.headers.pop("Content-Type", None)
     return response
 
 
 def ingest_results(version: str, job_id: str, kind: str) -> Response:
-    return Response(_jobs().ingest_results(job_id, kind), status=200, content_type=CSV_TYPE)
+    return Response(_jobs().ingest_results(job_id, kind, user_id=user_id()), status=200, content_type=CSV_TYPE)

@@ -53,7 +53,7 @@ def soap(soap_version: str, prefix: str = "") -> Response:
     login = _partner_element(root, "login")
     if login is not None:
         try:
-            user = state().auth.authenticate(_text(login, "username"), _text(login, "password"))
+            user = state().auth.authenticate(_text(login, "username"), _text(login, "password"), _address())
         except InvalidLogin as error:
             return soap_fault(error.error_code, error.message)
         return _login_response(user, soap_version, state().auth.issue(user))
@@ -107,6 +107,11 @@ def _login_response(user: User, soap_version: str, session_id: str) -> Response:
 # ----------------------------------------------------------------------------- OAuth 2.0
 
 
+def _address() -> str:
+    """The client's address: failed logins lock a user out from there (lockout.py)."""
+    return request.remote_addr or ""
+
+
 def _client() -> tuple[str | None, str | None]:
     """The consumer key and secret, from HTTP Basic auth or the form (client_credentials allows both)."""
     basic = request.authorization
@@ -126,13 +131,14 @@ def token(prefix: str = "") -> Response:
                 return oauth_error("invalid_client_id", "client identifier invalid")
             if not auth.check_client(client_id, client_secret):
                 return oauth_error("invalid_client", "invalid client credentials")
-            user = auth.authenticate(request.form.get("username", ""), request.form.get("password", ""))
+            user = auth.authenticate(request.form.get("username", ""), request.form.get("password", ""), _address())
             refresh = "refresh_token" in request.form.get("scope", "").split()
             return _token_response(user, refresh=refresh)
         if grant == "client_credentials":
-            if not auth.check_client(client_id, client_secret):
+            try:
+                return _token_response(auth.client_credentials(client_id, client_secret, _address()))
+            except InvalidLogin:
                 return oauth_error("invalid_client", "invalid client credentials")
-            return _token_response(auth.admin)
         if grant == "refresh_token":
             if not auth.known_client(client_id):
                 return oauth_error("invalid_client_id", "client identifier invalid")

@@ -33,7 +33,8 @@ def login() -> Response:
     if not sessions.login_csrf_ok():
         return _login_page("Your login page expired. Please try again.", 403)
     try:
-        user = state().auth.authenticate(request.form.get("username", ""), request.form.get("password", ""))
+        user = state().auth.authenticate(request.form.get("username", ""), request.form.get("password", ""),
+                                         request.remote_addr or "")  # fmt: skip
     except InvalidLogin:
         return _login_page(f"Please check your username and password. {INVALID_LOGIN_MESSAGE}", 401)
     response = redirect(sessions.local_target(request.form.get("startURL")), 302)

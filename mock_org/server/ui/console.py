@@ -37,7 +37,7 @@ def is_search(text: str) -> bool:
 
 def run(org: Org, text: str, *, include_deleted: bool = False, locator: str = "", user_id: str) -> Answer:
     if locator:
-        return _page(org.query_more(locator))
+        return _page(org.query_more(locator, user_id=user_id))  # a cursor serves the user who opened it
     if is_search(text):
         result = org.search(text, user_id=user_id)
         grouped: dict[str, list[dict[str, Any]]] = {}

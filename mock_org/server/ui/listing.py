@@ -95,7 +95,7 @@ class ListRequest:
 
 
 def _integer(text: str | None, default: int) -> int:
-    return int(text) if text and text.isdigit() and len(text) < 7 else default
+    return int(text) if text and text.isascii() and text.isdigit() and len(text) < 7 else default  # "²" is a digit too
 
 
 @dataclass
