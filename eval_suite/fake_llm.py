@@ -257,7 +257,7 @@ def read_script(path: Path) -> list[dict[str, Any]]:
         calls = step.get("tool_calls", [])
         if not isinstance(calls, list) or not all(isinstance(c, dict) and isinstance(c.get("name"), str)
                                                   for c in calls):  # fmt: skip
-            raise ValueError(f"{path} line {number}: tool_calls is a list of {{\"name\": …, \"arguments\": {{…}}}}")
+            raise ValueError(f'{path} line {number}: tool_calls is a list of {{"name": …, "arguments": {{…}}}}')
         steps.append(step)
     if not steps:
         raise ValueError(f"{path}: no steps")
@@ -287,7 +287,7 @@ def add(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--fail-every", type=positive_int, default=0, help="every Nth request fails")
     parser.add_argument("--fail-status", type=int, default=500, help="the HTTP status of a failure (default 500)")
     parser.add_argument("--stall-after", type=int, metavar="N",
-                        help="answer N requests, then accept every request and never answer (0: stall at once)")  # fmt: skip
+                        help="answer N requests, then accept each request and never answer (0: at once)")  # fmt: skip
     parser.add_argument("--delay", type=float, default=0.0, help="seconds before each answer")
     parser.set_defaults(handler=_command)
 

@@ -12,7 +12,8 @@ matplotlib.use("Agg")  # no display: reports are made on servers and in CI
 
 import matplotlib.pyplot as plt
 
-from .table import TASK_ORDER, Row, max_trials
+from .leaderboard import TASK_ORDER
+from .table import Row, max_trials
 
 DPI = 110
 
@@ -34,12 +35,12 @@ def _task_scores(rows: Sequence[Row], path: Path) -> Path:
     width = 0.8 / max(len(rows), 1)
     for position, row in enumerate(rows):
         scores = [row.summary["tasks"].get(task, {}).get("score") for task, _ in TASK_ORDER]
-        scores.append(row.summary["overall"]["score"])
+        scores.append(row.summary["overall"]["score"])  # None (no bar) unless every task is complete
         xs = [index + (position - (len(rows) - 1) / 2) * width for index in range(len(labels))]
         values = [100 * score["value"] if score else 0.0 for score in scores]
         low = [100 * (score["value"] - score["low"]) if score else 0.0 for score in scores]
         high = [100 * (score["high"] - score["value"]) if score else 0.0 for score in scores]
-        axes.bar(xs, values, width, yerr=[low, high], capsize=2, label=row.run.key.label)
+        axes.bar(xs, values, width, yerr=[low, high], capsize=2, label=row.run.label)
     axes.set_xticks(range(len(labels)), labels)
     axes.set_ylabel("score (%)")
     axes.set_ylim(0, 100)
@@ -53,7 +54,7 @@ def _pass_k(rows: Sequence[Row], path: Path) -> Path:
     for row in rows:
         curve = {int(k): value for k, value in row.summary["overall"]["pass_k"].items() if value is not None}
         if curve:
-            axes.plot(list(curve), [100 * value for value in curve.values()], marker="o", label=row.run.key.label)
+            axes.plot(list(curve), [100 * value for value in curve.values()], marker="o", label=row.run.label)
     axes.set_xlabel("k (trials that must all pass)")
     axes.set_ylabel("pass^k (%)")
     axes.set_ylim(0, 100)
@@ -68,7 +69,7 @@ def _cost_vs_score(rows: Sequence[Row], path: Path) -> Path:
     for row in rows:
         cost, score = row.per_attempt(row.summary["cost"]), row.summary["overall"]["score"]
         if cost is not None and score:
-            axes.scatter([cost], [100 * score["value"]], label=row.run.key.label)
+            axes.scatter([cost], [100 * score["value"]], label=row.run.label)
     axes.set_xlabel("cost per attempt (US$)")
     axes.set_ylabel("overall score (%)")
     axes.set_ylim(0, 100)
