@@ -26,6 +26,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
+from .probe import ENDPOINT_CHECK
+
 USAGE = {"prompt_tokens": 100, "completion_tokens": 10, "total_tokens": 110}  # per answer, so costs can be checked
 
 
@@ -51,11 +53,17 @@ Policy = Callable[[dict[str, Any]], Answer]
 
 
 class FakeLLM:
-    """The server; a context manager (started on enter, stopped on exit) or ``serve_forever()``."""
+    """The server; a context manager (started on enter, stopped on exit) or ``serve_forever()``.
 
-    def __init__(self, policy: Policy, *, host: str = "127.0.0.1", port: int = 0, model: str | None = None) -> None:
+    With ``answer_checks`` (the default) the harness's start-of-run endpoint check (probe.ENDPOINT_CHECK)
+    is answered "OK" without asking the policy, and kept in ``checks`` rather than ``requests``."""
+
+    def __init__(self, policy: Policy, *, host: str = "127.0.0.1", port: int = 0, model: str | None = None,
+                 answer_checks: bool = True) -> None:  # fmt: skip
         self.policy = policy
         self.model = model
+        self.answer_checks = answer_checks
+        self.checks: list[dict[str, Any]] = []
         self.requests: list[dict[str, Any]] = []
         self.model_seconds = 0.0
         self._lock = threading.Lock()
@@ -87,6 +95,10 @@ class FakeLLM:
 
     def _answer(self, body: dict[str, Any]) -> tuple[Answer, float]:
         started = time.perf_counter()
+        if self.answer_checks and is_endpoint_check(body):
+            with self._lock:
+                self.checks.append(body)
+            return Reply("OK"), started
         with self._lock:
             self.requests.append(body)
         return self.policy(body), started
@@ -159,6 +171,12 @@ def _handler(server: FakeLLM) -> type[BaseHTTPRequestHandler]:
 
 
 # ----------------------------------------------------------------------------- reading a request
+
+
+def is_endpoint_check(body: dict[str, Any]) -> bool:
+    """The harness's one-message check that an endpoint answers (for agents that call no tools)."""
+    messages = body.get("messages") or []
+    return len(messages) == 1 and messages[0].get("content") == ENDPOINT_CHECK and not body.get("tools")
 
 
 def turns(body: dict[str, Any]) -> int:

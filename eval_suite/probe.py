@@ -19,6 +19,7 @@ from .errors import AgentError, InfraError
 from .llm import LLM
 
 START_RETRIES = 2  # retries of the start-of-run check (429, 5xx, a refused connection); never of a timeout
+ENDPOINT_CHECK = "Reply OK."  # the one short request that checks an endpoint for agents without tools
 
 _WEATHER_TOOL = {
     "type": "function",
@@ -86,7 +87,7 @@ def check_endpoint(llm: LLM, *, tools: bool, on_retry: Callable[[str], None] | N
         if tools:
             return probe(checker)
         if llm.cache is None or llm.cache.mode != "replay":
-            LLM(config, prices=llm.prices, on_retry=on_retry).complete([{"role": "user", "content": "Reply OK."}])
+            LLM(config, prices=llm.prices, on_retry=on_retry).complete([{"role": "user", "content": ENDPOINT_CHECK}])
         return None
     except (InfraError, AgentError) as error:
         raise EndpointUnavailable(

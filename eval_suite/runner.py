@@ -100,7 +100,7 @@ def run(
     config = config.check()
     say = say or (lambda text: None)
     task_set = load_task_file(config.tasks_file or default_task_file())
-    instances = _select(task_set, config)
+    instances = select_instances(task_set, config)
     chosen_tools = tuple(tools) if tools is not None else agent_tools(config.agent, config.tools)
     prices = PriceTable.load(config.prices)
     if config.max_cost is not None and config.agent in MODEL_AGENTS and prices.find(config.model) is None:
@@ -123,7 +123,7 @@ def run(
                 capabilities = check_endpoint(llm, tools=config.agent in ("fc", "fc-sql"),
                                               on_retry=lambda text: say(retrying(text)))  # fmt: skip
             protocol = _protocol(config, capabilities)
-            agent = _agent(config, protocol, instances)
+            agent = make_agent(config, protocol, instances)
             manifest = _manifest(config, task_set, chosen_tools, protocol, capabilities, target.describe(), previous)
             _check_resume(previous, manifest)
             write_json_atomic(out / MANIFEST_FILE, manifest)
@@ -150,7 +150,7 @@ def describe_selection(task_set: TaskSet, config: RunConfig, count: int) -> str:
             f"(task set v{task_set.version})")  # fmt: skip
 
 
-def _select(task_set: TaskSet, config: RunConfig) -> list[Instance]:
+def select_instances(task_set: TaskSet, config: RunConfig) -> list[Instance]:
     if config.tasks:
         unknown = sorted(set(config.tasks) - set(task_set.task_names))
         if unknown:
@@ -186,7 +186,7 @@ def _protocol(config: RunConfig, capabilities: Capabilities | None) -> str | Non
     return "native" if capabilities is not None and capabilities.native_tools else "text"
 
 
-def _agent(config: RunConfig, protocol: str | None, instances: list[Instance]) -> Agent:
+def make_agent(config: RunConfig, protocol: str | None, instances: list[Instance]) -> Agent:
     if config.agent == "act":
         return Act()
     if config.agent == "react":

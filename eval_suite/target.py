@@ -131,7 +131,7 @@ class Target:
         try:
             return self._connect(ORG_RETRIES)
         except Exception as error:  # login failures of every kind: the client's, the network's
-            raise _infra(error) from error
+            raise _infra(error, self.timeout) from error
 
     def set_today(self, sf: Salesforce, today: str | None) -> None:
         """Make this session's "today" the instance's (mock only; a real org's clock cannot move)."""
@@ -143,7 +143,7 @@ class Target:
             else:
                 sf.restful("crmarena/clock", method="DELETE")
         except Exception as error:
-            raise _infra(error) from error
+            raise _infra(error, self.timeout) from error
 
     def preflight(self) -> Salesforce:
         """Log in and run one query before any model is called, without retries (a stalled org ends it
@@ -152,7 +152,7 @@ class Target:
             sf = self._connect(0)
             sf.query(PREFLIGHT_QUERY)
         except Exception as error:
-            raise TargetUnavailable(f"the {self.name} cannot be used: {_infra(error)}") from error
+            raise TargetUnavailable(f"the {self.name} cannot be used: {_infra(error, self.timeout)}") from error
         return sf
 
     def describe(self) -> dict[str, Any]:
@@ -161,9 +161,10 @@ class Target:
                 "timeout": self.timeout}  # fmt: skip
 
 
-def _infra(error: BaseException) -> InfraError:
+def _infra(error: BaseException, timeout: float) -> InfraError:
     if isinstance(error, requests.Timeout):
-        return InfraError(f"the org did not answer within the timeout ({error})", source="org")
+        return InfraError(f"the org did not answer within {timeout:g} s (--org-timeout or CRMARENA_ORG_TIMEOUT)",
+                          source="org")  # fmt: skip
     return org_failure(error) or InfraError(f"{type(error).__name__}: {error}", source="org")
 
 
