@@ -105,5 +105,6 @@ def differences(configurations: list[dict[str, Any]]) -> list[str]:
 
 
 def describe(config: dict[str, Any], fields: list[str]) -> str:
-    """``fields`` of ``config`` as label words: ``temperature 0.7 · sampling limit 10``."""
-    return " · ".join(f"{CONFIGURATION[name]} {show(config.get(name))}" for name in fields)
+    """``fields`` of ``config`` as label words: ``temperature 0.7 · sampling limit 10 · task set v2 (…)``."""
+    return " · ".join(task_set_title(config[name]) if name == "task_set" else f"{CONFIGURATION[name]} "
+                      f"{show(config.get(name))}" for name in fields)  # fmt: skip

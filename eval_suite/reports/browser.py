@@ -22,7 +22,7 @@ from markupsafe import Markup
 
 from ..records import PASSED
 from .leaderboard import ordered
-from .table import NOTE, Row, _columns, _values, max_trials, sections
+from .table import NOTE, Row, _columns, _values, max_trials, pass_values, sections
 
 CHUNK = 50  # attempts per trajectory file
 ORG_URL = "https://127.0.0.1:8443"  # where `crmarena serve` listens by default
@@ -76,8 +76,11 @@ def write_browser(rows: Sequence[Row], out: Path, plots: Sequence[Path], org_url
     tables = []
     for title, group in sections(rows):
         trials = max_trials(group)
-        tables.append({"title": title, "columns": _columns(group),
-                       "lines": [_values(row, trials, cell=_score_cell) for row in group]})  # fmt: skip
+        # pass^k in a table of its own, so that the leaderboard is as wide for 8 trials as for 1.
+        passes = [{"run": row.run.label, "values": pass_values(row, trials)} for row in group] if trials > 1 else []
+        lines = [_values(row, trials, cell=_score_cell, passes_too=False) for row in group]
+        tables.append({"title": title, "columns": _columns(group, passes_too=False), "lines": lines, "trials": trials,
+                       "passes": passes})  # fmt: skip
     page = environment.get_template("index.html").render(
         generated=f"generated {dt.datetime.now(dt.UTC).isoformat(timespec='seconds')} from {len(attempts)} attempts",
         tables=tables,

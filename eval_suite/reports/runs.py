@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..identity import configuration, describe, differences, key_text, task_set_of
+from ..identity import configuration, describe, differences, key_text
 from ..records import FAILED, INFRA_ERROR, MANIFEST_FILE, PASSED, RECORDS_FILE, latest, read_records
 
 # results_{model}_{agent_strategy}_{task_category}.json (crmarena.md §3.4); the model's name may hold "_".
@@ -97,10 +97,10 @@ def load_runs(paths: Sequence[Path | str]) -> list[Run]:
 
 def name_runs(runs: Sequence[Run]) -> None:
     """Name each run: its ``--label`` first, then model · agent …, then every configuration field in which
-    it differs from the other runs with the same model · agent … on the same task set."""
-    groups: dict[tuple[str, str], list[Run]] = {}
+    it differs from the other runs with the same model · agent … (the task set included)."""
+    groups: dict[str, list[Run]] = {}
     for run in runs:
-        groups.setdefault((run.key.label, key_text(task_set_of(run.manifest))), []).append(run)
+        groups.setdefault(run.key.label, []).append(run)
     for group in groups.values():
         differ = [name for name in differences([run.config for run in group]) if name != "label"]
         for run in group:

@@ -87,19 +87,19 @@ def _percent(value: float | None) -> str:
     return "–" if value is None else f"{100 * value:.1f}"
 
 
-def _columns(rows: Sequence[Row]) -> list[str]:
+def _columns(rows: Sequence[Row], *, passes_too: bool = True) -> list[str]:
     trials = max_trials(rows)
-    passes = [f"pass^{k}" for k in range(1, trials + 1)] if trials > 1 else []
+    passes = [f"pass^{k}" for k in range(1, trials + 1)] if trials > 1 and passes_too else []
     return ["run", "n", *(abbr for _, abbr in TASK_ORDER), "Overall", "errors", "cost/attempt", "tokens/attempt",
             *passes]  # fmt: skip
 
 
-def _values(row: Row, trials: int, *, cell: Callable[[dict[str, Any] | None], Any]) -> list[Any]:
+def _values(
+    row: Row, trials: int, *, cell: Callable[[dict[str, Any] | None], Any], passes_too: bool = True
+) -> list[Any]:
     tasks = row.summary["tasks"]
     cost = row.per_attempt(row.summary["cost"])
-    passes = []
-    if trials > 1:
-        passes = [_percent(row.summary["overall"]["pass_k"].get(k)) for k in range(1, trials + 1)]
+    passes = pass_values(row, trials) if trials > 1 and passes_too else []
     overall = cell(row.summary["overall"]["score"]) if row.summary["complete"] else partial_mark(row.summary)
     return [
         row.run.label, row.n,
@@ -110,6 +110,11 @@ def _values(row: Row, trials: int, *, cell: Callable[[dict[str, Any] | None], An
         f"{row.per_attempt(row.tokens) or 0:.0f}",
         *passes,
     ]  # fmt: skip
+
+
+def pass_values(row: Row, trials: int) -> list[str]:
+    """The row's overall pass^k for k = 1…trials, in %."""
+    return [_percent(row.summary["overall"]["pass_k"].get(k)) for k in range(1, trials + 1)]
 
 
 NOTE = ("Scores in % with 95% bootstrap intervals (knowledge QA: mean token F1); n is instances × trials scored; "
