@@ -26,7 +26,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-from .probe import ENDPOINT_CHECK
+from .prompts import ENDPOINT_CHECK
 
 USAGE = {"prompt_tokens": 100, "completion_tokens": 10, "total_tokens": 110}  # per answer, so costs can be checked
 
@@ -174,7 +174,7 @@ def _handler(server: FakeLLM) -> type[BaseHTTPRequestHandler]:
 
 
 def is_endpoint_check(body: dict[str, Any]) -> bool:
-    """The harness's one-message check that an endpoint answers (for agents that call no tools)."""
+    """The harness's one-message check that an endpoint answers (probe.check_endpoint, agents without tools)."""
     messages = body.get("messages") or []
     return len(messages) == 1 and messages[0].get("content") == ENDPOINT_CHECK and not body.get("tools")
 
@@ -325,7 +325,7 @@ def _command(args: argparse.Namespace) -> int:
                              fail_first=args.fail_first, fail_every=args.fail_every, fail_status=args.fail_status,
                              stall_after=args.stall_after, delay=args.delay)  # fmt: skip
     try:
-        server = FakeLLM(policy, host=args.host, port=args.port, model=args.model)
+        server = FakeLLM(policy, host=args.host, port=args.port, model=args.model, answer_checks=False)
     except OSError as error:
         raise Unavailable(f"crmarena fake-llm: cannot listen on {args.host}:{args.port}: {error.strerror}") from None
     stop = threading.Event()

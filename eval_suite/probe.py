@@ -17,9 +17,9 @@ from typing import Any
 
 from .errors import AgentError, InfraError
 from .llm import LLM
+from .prompts import ENDPOINT_CHECK
 
 START_RETRIES = 2  # retries of the start-of-run check (429, 5xx, a refused connection); never of a timeout
-ENDPOINT_CHECK = "Reply OK."  # the one short request that checks an endpoint for agents without tools
 
 _WEATHER_TOOL = {
     "type": "function",

@@ -75,7 +75,7 @@ class TimeoutSession(requests.Session):
         super().__init__()
         self.timeout = timeout
         if retries:
-            retry = Retry(total=retries, connect=retries, read=0, status=retries, other=0, backoff_factor=0.5,
+            retry = Retry(total=retries, connect=retries, read=False, status=retries, other=0, backoff_factor=0.5,
                           status_forcelist=(502, 503, 504), allowed_methods=frozenset({"GET", "HEAD"}),
                           raise_on_status=False)  # fmt: skip
             for prefix in ("https://", "http://"):
