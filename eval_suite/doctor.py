@@ -84,7 +84,7 @@ def diagnose(config: RunConfig, show: Any) -> bool:
         took = time.perf_counter() - started
         found = f"answered in {took:.2f} s"
         if capabilities is not None:
-            found += "; " + ", ".join(f"{name.replace('_', ' ')} {'yes' if value else 'no'}" for name, value in (
+            found += "; " + ", ".join(f"{name} {'yes' if value else 'no'}" for name, value in (
                 ("native tool calls", capabilities.native_tools), ("tool_choice=required",
                  capabilities.tool_choice_required), ("parallel calls", capabilities.parallel_calls),
                 ("usage", capabilities.usage)))  # fmt: skip

@@ -101,7 +101,10 @@ class FakeLLM:
             return Reply("OK"), started
         with self._lock:
             self.requests.append(body)
-        return self.policy(body), started
+        try:
+            return self.policy(body), started
+        except Exception as error:  # a policy's own bug: the client sees a 500 that says so, the server goes on
+            return Failure(500, message=f"fake-llm: the policy failed: {type(error).__name__}: {error}"), started
 
     def _payload(self, body: dict[str, Any], reply: Reply, serial: int) -> dict[str, Any]:
         message: dict[str, Any] = {"role": "assistant", "content": reply.content}
