@@ -179,7 +179,8 @@ def _eval(args: argparse.Namespace) -> int:
     print(leaderboard_row(result.out))
     print(f"records: {result.out / 'records.jsonl'}")
     if result.stopped:
-        print(f"crmarena eval: {result.stopped}; run the same command again to resume", file=sys.stderr)
+        again = "with a larger --max-cost" if "cost limit" in result.stopped else "again"
+        print(f"crmarena eval: {result.stopped}; run the same command {again} to resume", file=sys.stderr)
     elif result.manifest["status"] != "complete":
         print("crmarena eval: some attempts ended in infrastructure or harness errors; run the same command "
               "again to retry them", file=sys.stderr)  # fmt: skip

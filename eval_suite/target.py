@@ -90,11 +90,14 @@ class TargetSettings:
         else a private copy of the default org; a salesforce side reads the SALESFORCE_* variables."""
         if kind not in TARGETS:
             raise TargetUnavailable(f"a target is one of {', '.join(TARGETS)}, not {kind!r}")
+        timeout = org_timeout(env)
         if kind == "salesforce":
             if db is not None or mock_url:
                 raise TargetUnavailable("a dump or a mock URL names a mock org; a salesforce side reads SALESFORCE_*")
-            return cls(kind)
-        return cls(kind, None, db) if db is not None else cls(kind, mock_url or env.get("CRMARENA_MOCK_URL") or None)
+            return cls(kind, timeout=timeout)
+        if db is not None:
+            return cls(kind, None, db, timeout)
+        return cls(kind, mock_url or env.get("CRMARENA_MOCK_URL") or None, timeout=timeout)
 
 
 def org_timeout(env: Mapping[str, str] = os.environ) -> float:
