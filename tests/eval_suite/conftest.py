@@ -8,6 +8,7 @@ import os
 import re
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from dataclasses import replace
@@ -119,21 +120,26 @@ def crmarena(args: list[str], env: dict[str, str]) -> tuple[subprocess.Completed
 def crmarena_after(args: list[str], env: dict[str, str], marker: str) -> tuple[int, str, float]:
     """The command's exit code, its stderr, and the seconds from the stderr line that starts with
     ``marker`` (the run saying what it is about to wait for) to the command's end: a wait measured
-    without the interpreter's start-up, which a loaded machine makes long."""
+    without the interpreter's start-up, which a loaded machine makes long. A command still running
+    after 120 s is killed and fails the test."""
     process = subprocess.Popen([sys.executable, "-m", "eval_suite.cli", *args], stdout=subprocess.DEVNULL,
                                stderr=subprocess.PIPE, text=True, env=env)  # fmt: skip
-    lines, seen = [], None
+    lines: list[tuple[float, str]] = []
+    reader = threading.Thread(target=lambda: lines.extend((time.monotonic(), line) for line in process.stderr),  # type: ignore[union-attr]
+                              daemon=True)  # fmt: skip
+    reader.start()
     try:
-        for line in process.stderr:  # type: ignore[union-attr]
-            lines.append(line)
-            if seen is None and line.startswith(marker):
-                seen = time.monotonic()
         code = process.wait(timeout=120)
-    finally:
+    except subprocess.TimeoutExpired:
         process.kill()
+        process.wait()
+        raise AssertionError(f"crmarena {' '.join(args[:3])} … still ran after 120 s") from None
     ended = time.monotonic()
-    assert seen is not None, f"no line starting with {marker!r}: {''.join(lines)}"
-    return code, "".join(lines), ended - seen
+    reader.join(timeout=10)
+    stderr = "".join(line for _, line in lines)
+    seen = next((when for when, line in lines if line.startswith(marker)), None)
+    assert seen is not None, f"no line starting with {marker!r}: {stderr}"
+    return code, stderr, ended - seen
 
 
 @pytest.fixture(scope="module")
