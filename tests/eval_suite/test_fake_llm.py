@@ -15,8 +15,10 @@ from pathlib import Path
 
 import pytest
 
+from eval_suite.cli import main
+from eval_suite.fake_llm import FakeLLM, Reply
+
 from .conftest import SLACK, clean_env, crmarena, crmarena_after
-from .stall import free_port
 
 
 @contextmanager
@@ -49,20 +51,21 @@ def evaluate(url: str, agent: str, running_org: dict[str, str], task_file: Path,
 def test_fixed_answers_reach_every_agent_in_its_own_form(running_org: dict[str, str], task_file: Path,
                                                          tmp_path: Path) -> None:  # fmt: skip
     with fake_llm("--answer", "CA") as url:
-        done, _, records = evaluate(url, "react", running_org, task_file, tmp_path / "react")
-    assert done.returncode == 0, done.stderr
-    assert {r["task_id"]: r["status"] for r in records} == {1: "failed", 2: "passed", 3: "failed", 4: "failed"}
-    assert records[0]["traj"][-1]["content"] == "<respond>CA</respond>"
-    with fake_llm() as url:  # native tool calls: the probe finds them, and `respond` carries the answer None
-        done, _, records = evaluate(url, "fc", running_org, task_file, tmp_path / "fc")
+        done, _, react = evaluate(url, "react", running_org, task_file, tmp_path / "react")
+        assert done.returncode == 0, done.stderr
+        done, _, fc = evaluate(url, "fc", running_org, task_file, tmp_path / "fc")  # native tool calls
+    assert {r["task_id"]: r["status"] for r in react} == {1: "failed", 2: "passed", 3: "failed", 4: "failed"}
+    assert react[0]["traj"][-1]["content"] == "<respond>CA</respond>"
     manifest = json.loads((tmp_path / "fc" / "run.json").read_text())
     assert done.returncode == 0 and manifest["tool_protocol"] == "native" and manifest["capabilities"]["usage"]
-    assert {r["task_id"]: r["status"] for r in records} == {1: "failed", 2: "failed", 3: "passed", 4: "failed"}
-    assert records[0]["usage"] == {"prompt_tokens": 100, "completion_tokens": 10, "total_tokens": 110}
-    with fake_llm("--no-tools") as url:  # a server without tool calls: the text protocol
+    assert {r["task_id"]: r["status"] for r in fc} == {1: "failed", 2: "passed", 3: "failed", 4: "failed"}
+    assert fc[0]["traj"][-1]["tool_calls"][0]["function"] == {"name": "respond", "arguments": '{"content": "CA"}'}
+    assert fc[0]["usage"] == {"prompt_tokens": 100, "completion_tokens": 10, "total_tokens": 110}
+    with fake_llm("--no-tools") as url:  # a server without tool calls: the text protocol, and the answer None
         done, _, records = evaluate(url, "fc", running_org, task_file, tmp_path / "text")
     assert done.returncode == 0 and json.loads((tmp_path / "text" / "run.json").read_text())["tool_protocol"] == "text"
     assert records[0]["traj"][-1]["content"].startswith('<tool_call>{"name": "respond"')
+    assert {r["task_id"]: r["status"] for r in records} == {1: "failed", 2: "failed", 3: "passed", 4: "failed"}
 
 
 def test_a_script_drives_each_conversation_turn_by_turn(running_org: dict[str, str], task_file: Path,
@@ -91,23 +94,22 @@ def test_failures_on_demand_are_retried_and_a_stall_ends_the_run(running_org: di
     assert 2 <= took < 2 + SLACK
 
 
-def test_mistakes_are_one_line_errors(tmp_path: Path) -> None:
+def test_mistakes_are_one_line_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     bad = tmp_path / "script.jsonl"
     bad.write_text('{"say": "hello"}\n')
     for flags, code, words in ((["--script", str(bad)], 3, "line 1: a step is an object with some of"),
                                (["--fail-status", "200"], 2, "--fail-status must be an HTTP error status"),
                                (["--stall-after", "-1"], 2, "--stall-after must be 0 or more")):  # fmt: skip
-        done = subprocess.run([sys.executable, "-m", "eval_suite.cli", "fake-llm", *flags], capture_output=True,
-                              text=True, timeout=60)  # fmt: skip
-        assert done.returncode == code and words in done.stderr and len(done.stderr.strip().splitlines()) == 1
+        assert main(["fake-llm", *flags]) == code
+        error = capsys.readouterr().err
+        assert words in error and len(error.strip().splitlines()) == 1
 
 
-def test_a_port_in_use_is_unavailable() -> None:
-    port = free_port()
-    with fake_llm("--port", str(port)):
-        done = subprocess.run([sys.executable, "-m", "eval_suite.cli", "fake-llm", "--port", str(port)],
-                              capture_output=True, text=True, timeout=60)  # fmt: skip
-    assert done.returncode == 5 and f"cannot listen on 127.0.0.1:{port}" in done.stderr
+def test_a_port_in_use_is_unavailable(capsys: pytest.CaptureFixture[str]) -> None:
+    with FakeLLM(lambda body: Reply("busy")) as taken:
+        port = taken.url.split(":")[2].split("/")[0]
+        assert main(["fake-llm", "--port", port]) == 5
+    assert f"cannot listen on 127.0.0.1:{port}" in capsys.readouterr().err
 
 
 pytestmark = pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
