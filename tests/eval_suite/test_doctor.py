@@ -4,9 +4,11 @@ nothing; `--max-cost` stops a run cleanly at its budget, and the same command wi
 from __future__ import annotations
 
 import json
+import os
 import re
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -14,7 +16,7 @@ from eval_suite.cli import main
 from eval_suite.config import RunConfig
 from eval_suite.runner import run
 
-from .conftest import clean_env, config, crmarena, react_policy
+from .conftest import clean_env, config, react_policy
 from .scripted import Reply, ScriptedLLM
 from .stall import stalled_peer
 
@@ -27,13 +29,29 @@ def prices(tmp_path: Path) -> Path:
     return path
 
 
-def doctor(running_org: dict[str, str], *flags: str) -> Any:
-    done, _ = crmarena(["doctor", *flags], clean_env(**running_org))
-    return done
+@dataclass
+class Done:
+    returncode: int
+    stdout: str
+
+
+@pytest.fixture
+def doctor(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> Callable[..., Done]:
+    """`crmarena doctor` with the environment ``env`` (and none of the machine's own org or endpoint)."""
+
+    def call(env: dict[str, str], *flags: str) -> Done:
+        for name in set(os.environ) - set(clean_env()):
+            monkeypatch.delenv(name)
+        for name, value in env.items():
+            monkeypatch.setenv(name, value)
+        code = main(["doctor", *flags])
+        return Done(code, capsys.readouterr().out)
+
+    return call
 
 
 def test_the_doctor_checks_everything_and_estimates_the_calls_and_cost(
-    running_org: dict[str, str], task_file: Path, tmp_path: Path, prices: Path
+    doctor: Callable[..., Done], running_org: dict[str, str], task_file: Path, tmp_path: Path, prices: Path
 ) -> None:
     with ScriptedLLM(lambda body: Reply("I cannot call tools.")) as llm:  # a server without native tool calls
         done = doctor(running_org, "--agent", "fc", "--model", "m", "--base-url", llm.url, "--tasks-file",
@@ -56,7 +74,7 @@ def test_the_doctor_checks_everything_and_estimates_the_calls_and_cost(
 
 
 def test_the_doctor_says_what_cannot_be_used_within_its_short_timeout(
-    running_org: dict[str, str], task_file: Path, tmp_path: Path
+    doctor: Callable[..., Done], running_org: dict[str, str], task_file: Path, tmp_path: Path
 ) -> None:
     with stalled_peer() as port:
         done = doctor(running_org, "--agent", "react", "--model", "m", "--base-url", f"http://127.0.0.1:{port}/v1",
@@ -74,7 +92,7 @@ def test_the_doctor_says_what_cannot_be_used_within_its_short_timeout(
 
 
 def test_the_doctor_measures_on_the_attempts_already_made(
-    running_org: dict[str, str], base_config: RunConfig, prices: Path
+    doctor: Callable[..., Done], running_org: dict[str, str], base_config: RunConfig, prices: Path
 ) -> None:
     with ScriptedLLM(react_policy) as llm:
         run(config(base_config, model="m", base_url=llm.url, prices=prices, tasks=("case_routing",)))

@@ -7,10 +7,11 @@ from __future__ import annotations
 import io
 import json
 import re
-import subprocess
-import sys
 from typing import Any
 
+import pytest
+
+from eval_suite.cli import main
 from eval_suite.config import RunConfig
 from eval_suite.progress import Progress
 
@@ -19,12 +20,12 @@ from .scripted import Failure, Reply, ScriptedLLM
 
 
 def eval_args(base: RunConfig, url: str, *extra: str) -> list[str]:
-    return [sys.executable, "-m", "eval_suite.cli", "eval", "--agent", "react", "--model", "m", "--base-url", url,
-            "--tasks-file", str(base.tasks_file), "--db", str(base.db), "--out", str(base.out), "--workers", "1",
-            "--retry-base", "0.01", *extra]  # fmt: skip
+    return ["eval", "--agent", "react", "--model", "m", "--base-url", url, "--tasks-file", str(base.tasks_file),
+            "--db", str(base.db), "--out", str(base.out), "--workers", "1", "--retry-base", "0.01", *extra]  # fmt: skip
 
 
-def test_off_a_terminal_a_run_logs_its_progress_and_its_retries(base_config: RunConfig) -> None:
+def test_off_a_terminal_a_run_logs_its_progress_and_its_retries(base_config: RunConfig,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
     seen: dict[str, int] = {}
 
     def stormy(body: dict[str, Any]) -> Reply | Failure:
@@ -33,23 +34,22 @@ def test_off_a_terminal_a_run_logs_its_progress_and_its_retries(base_config: Run
         return Failure(500, message="overloaded") if seen[key] <= 2 else react_policy(body)
 
     with ScriptedLLM(stormy) as llm:
-        done = subprocess.run(eval_args(base_config, llm.url), capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr
-    lines = done.stderr.splitlines()
+        code = main(eval_args(base_config, llm.url))  # stderr is captured here: not a terminal
+    stderr = capsys.readouterr().err
+    assert code == 0, stderr
+    lines = stderr.splitlines()
     progress = [line for line in lines if line.startswith("eval: ") and " attempts (" in line]
     assert [line.split(" attempts")[0] for line in progress] == ["eval: 1/4", "eval: 2/4", "eval: 3/4", "eval: 4/4"]
     assert "pass 100.0% · infra 0 · harness 0" in progress[-1] and "elapsed" in progress[-1]
     retries = [line for line in lines if line.startswith("eval: retrying a model call: ")]
     assert retries and re.search(r"HTTP 500: overloaded, [12]/6", retries[0])  # at most one line per 5 s
-    assert "\r" not in done.stderr  # no bar drawn into a log
+    assert "\r" not in stderr  # no bar drawn into a log
 
 
-def test_no_progress_means_no_lines(base_config: RunConfig) -> None:
+def test_no_progress_means_no_lines(base_config: RunConfig, capsys: pytest.CaptureFixture[str]) -> None:
     with ScriptedLLM(react_policy) as llm:
-        done = subprocess.run(eval_args(base_config, llm.url, "--no-progress"), capture_output=True, text=True,
-                              timeout=300)  # fmt: skip
-    assert done.returncode == 0
-    assert not [line for line in done.stderr.splitlines() if line.startswith("eval: ")]
+        assert main(eval_args(base_config, llm.url, "--no-progress")) == 0
+    assert not [line for line in capsys.readouterr().err.splitlines() if line.startswith("eval: ")]
 
 
 def test_a_line_goes_out_every_30_seconds_even_when_nothing_finishes() -> None:
