@@ -110,6 +110,3 @@ def test_a_port_in_use_is_unavailable(capsys: pytest.CaptureFixture[str]) -> Non
         port = taken.url.split(":")[2].split("/")[0]
         assert main(["fake-llm", "--port", port]) == 5
     assert f"cannot listen on 127.0.0.1:{port}" in capsys.readouterr().err
-
-
-pytestmark = pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
