@@ -119,9 +119,11 @@ def run(
             capabilities = None
             if llm is not None:
                 say(f"model: {config.model} at {llm.endpoint}")
-                retrying = "retrying the endpoint check: {}".format
-                capabilities = check_endpoint(llm, tools=config.agent in ("fc", "fc-sql"),
-                                              on_retry=lambda text: say(retrying(text)))  # fmt: skip
+                capabilities = check_endpoint(
+                    llm,
+                    tools=config.agent in ("fc", "fc-sql"),
+                    on_retry=lambda text: say(f"retrying the endpoint check: {text}"),
+                )
             protocol = _protocol(config, capabilities)
             agent = make_agent(config, protocol, instances)
             manifest = _manifest(config, task_set, chosen_tools, protocol, capabilities, target.describe(), previous)
