@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from importlib import metadata
 
 import soql_parser
-from eval_suite import eval_cli, report_cli
+from eval_suite import doctor, eval_cli, fake_llm, report_cli
 from eval_suite.lane import cli as lane_cli
 from eval_suite.lane import conformance
 from fixtures import cli as fixtures_cli
@@ -87,6 +87,8 @@ SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [
     server_cli.add,
     tls_cli.add,
     eval_cli.add,
+    doctor.add,
+    fake_llm.add,
     report_cli.add,
     lane_cli.add,  # after org_cli: it adds to `crmarena org`
     conformance.add,

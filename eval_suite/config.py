@@ -26,7 +26,10 @@ class RunConfig:
     base_url: str | None = None  # default: OPENAI_BASE_URL, else the openai package's
     tasks: tuple[str, ...] | None = None  # None: every task of the task file
     tasks_file: Path | None = None  # default: the committed task set of the default org
-    limit: int | None = None  # at most this many instances of each task
+    limit: int | None = None  # the first N instances of each task, in file order
+    sample: int | None = None  # N instances of each task, stratified by answer kind (None or not)
+    sample_seed: int = 0
+    label: str | None = None  # the run's name in reports (kept from the run directory when not given)
     trials: int = 1
     workers: int = 4
     out: Path | None = None  # default: runs/<model or agent>-<agent>
@@ -45,6 +48,8 @@ class RunConfig:
     retries: int = 6
     retry_base: float = 1.0
     timeout: float = 120.0
+    org_timeout: float | None = None  # seconds per org request (default: CRMARENA_ORG_TIMEOUT, else 30)
+    max_cost: float | None = None  # US$: stop (resumably) once the run directory's attempts cost this much
     max_concurrent_requests: int | None = None  # default: the number of workers
     prices: Path | None = None
     db: Path | None = None
@@ -60,8 +65,17 @@ class RunConfig:
         for name, low in (("trials", 1), ("workers", 1), ("max_turns", 1), ("retries", 0), ("max_infra_errors", 0)):
             if getattr(self, name) < low:
                 raise ConfigError(f"--{name.replace('_', '-')} must be at least {low}")
-        if self.limit is not None and self.limit < 1:
-            raise ConfigError("--limit must be at least 1")
+        for name in ("limit", "sample"):
+            if getattr(self, name) is not None and getattr(self, name) < 1:
+                raise ConfigError(f"--{name} must be at least 1")
+        if self.limit is not None and self.sample is not None:
+            raise ConfigError("--limit (the first N of each task) and --sample (a representative N) exclude each other")
+        for name in ("timeout", "org_timeout", "max_cost"):
+            value = getattr(self, name)
+            if value is not None and not 0 < value < float("inf"):
+                raise ConfigError(f"--{name.replace('_', '-')} must be a number above 0")
+        if self.label is not None and not self.label.strip():
+            raise ConfigError("--label must not be empty")
         if self.tool_protocol not in ("auto", "native", "text"):
             raise ConfigError("--tool-protocol must be auto, native or text")
         if self.parallel_calls not in ("first", "all"):
@@ -72,8 +86,14 @@ class RunConfig:
             raise ConfigError("--cache-mode replay needs --cache DIR")
         if self.tools is not None and self.agent not in TOOL_AGENTS:
             raise ConfigError(f"--tools selects tool categories of the fc, fc-sql and oracle agents, not {self.agent}")
-        out = self.out or Path("runs") / _slug(f"{self.model}-{self.agent}" if self.model else self.agent)
+        out = self.out or Path("runs") / _slug("-".join(filter(None, (self.model, self.agent, self._sampling_name(),
+                                                                         self.label))))  # fmt: skip
         return replace(self, out=Path(out), base_url=self.base_url or os.environ.get("OPENAI_BASE_URL") or None)
+
+    def _sampling_name(self) -> str | None:
+        if self.sample is not None:
+            return f"sample{self.sample}" + (f"s{self.sample_seed}" if self.sample_seed else "")
+        return f"limit{self.limit}" if self.limit is not None else None
 
 
 def _slug(text: str) -> str:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import fields, replace
 from pathlib import Path
 from typing import Any
@@ -22,7 +24,24 @@ _FLAGS: list[tuple[str, dict[str, Any]]] = [
     ("--base-url", {"help": "the OpenAI-compatible endpoint (default: $OPENAI_BASE_URL, else api.openai.com)"}),
     ("--tasks", {"help": "all, or task names separated by commas (default all)"}),
     ("--tasks-file", {"help": "a task file in our JSONL layout or the original's JSON (default: the committed set)"}),
-    ("--limit", {"type": int, "help": "run at most N instances of each task"}),
+    (
+        "--limit",
+        {
+            "type": int,
+            "help": "the first N instances of each task, in file order (a smoke test, not a "
+            "representative sample: see --sample)",
+        },
+    ),
+    (
+        "--sample",
+        {
+            "type": int,
+            "help": "N instances of each task that represent it: stratified by answer kind "
+            "(None or not), drawn with --sample-seed",
+        },
+    ),
+    ("--sample-seed", {"type": int, "help": "the seed of --sample (default 0)"}),
+    ("--label", {"help": "a name for this run in reports (kept when resuming without it)"}),
     ("--trials", {"type": int, "help": "trials per instance, for pass^k (default 1)"}),
     ("--workers", {"type": int, "help": "attempts run in parallel (default 4)"}),
     ("--out", {"help": "the run directory (default runs/<model>-<agent>); the same directory resumes"}),
@@ -63,12 +82,30 @@ _FLAGS: list[tuple[str, dict[str, Any]]] = [
     ("--retries", {"type": int, "help": "retries of a failed model call, with exponential backoff (default 6)"}),
     ("--retry-base", {"type": float, "help": "seconds before the first retry, doubled each time (default 1)"}),
     ("--timeout", {"type": float, "help": "seconds per model call (default 120)"}),
+    (
+        "--org-timeout",
+        {
+            "type": float,
+            "help": "seconds per org request, the login included (default: $CRMARENA_ORG_TIMEOUT, else 30)",
+        },
+    ),
+    ("--max-cost", {"type": float, "help": "stop (resumably) once the run directory's attempts cost this many US$"}),
     ("--max-concurrent-requests", {"type": int, "help": "model calls in flight to the endpoint (default: --workers)"}),
     ("--prices", {"help": "a TOML price table (US$ per million tokens) on top of the packaged one"}),
     ("--db", {"help": "the org dump the mock serves (default: the default CRMArena org)"}),
     ("--f1-pass", {"type": float, "help": "token F1 from which a knowledge-QA answer counts as passed (default 0.5)"}),
-    ("--no-progress", {"dest": "progress", "action": "store_false", "default": None, "help": "no progress bar"}),
+    (
+        "--no-progress",
+        {"dest": "progress", "action": "store_false", "default": None, "help": "no progress bar or progress lines"},
+    ),
 ]
+
+
+def add_run_flags(parser: argparse.ArgumentParser) -> None:
+    """The flags of a run (``crmarena eval`` and ``crmarena doctor`` take the same)."""
+    parser.add_argument("--config", type=Path, help="a TOML file with the same settings as these flags")
+    for flag, options in _FLAGS:
+        parser.add_argument(flag, **({"default": None} | options))
 
 
 def add(subparsers: argparse._SubParsersAction) -> None:
@@ -78,9 +115,7 @@ def add(subparsers: argparse._SubParsersAction) -> None:
         description="Evaluate an agent on the CRMArena tasks. Runs on a private mock org unless "
         "CRMARENA_TARGET=salesforce; the same command again resumes the run directory.",
     )
-    parser.add_argument("--config", type=Path, help="a TOML file with the same settings as these flags")
-    for flag, options in _FLAGS:
-        parser.add_argument(flag, **({"default": None} | options))
+    add_run_flags(parser)
     parser.set_defaults(handler=_eval)
     rescore = subparsers.add_parser(
         "rescore",
@@ -110,25 +145,42 @@ def leaderboard_row(run_dir: Path) -> str:
     return to_terminal(build_rows([load_run_dir(run_dir)]))
 
 
-def _eval(args: argparse.Namespace) -> int:
-    from .reports.leaderboard import format_row
-    from .runner import RunRefused, run
-    from .target import TargetUnavailable
+def say(text: str) -> None:
+    """A line about the run on stderr (stdout keeps the results)."""
+    print(f"crmarena eval: {text}", file=sys.stderr, flush=True)
+
+
+@contextmanager
+def refusals(command: str) -> Iterator[None]:
+    """Turn the reasons a run cannot start into the command line's errors and exit codes."""
+    from .probe import EndpointUnavailable
+    from .runner import RunRefused
+    from .target import AmbiguousTarget, TargetUnavailable
+    from .task_set import TaskFileError
 
     try:
-        result = run(config_from(args))
-    except ConfigError as error:
-        raise UsageError(f"crmarena eval: {error}") from None
-    except (RunRefused, FileNotFoundError) as error:
-        raise BadFile(f"crmarena eval: {error}") from None
-    except TargetUnavailable as error:
-        raise Unavailable(f"crmarena eval: {error}") from None
+        yield
+    except (ConfigError, AmbiguousTarget) as error:
+        raise UsageError(f"crmarena {command}: {error}") from None
+    except (RunRefused, TaskFileError, FileNotFoundError) as error:
+        raise BadFile(f"crmarena {command}: {error}") from None
+    except (TargetUnavailable, EndpointUnavailable) as error:
+        raise Unavailable(f"crmarena {command}: {error}") from None
+
+
+def _eval(args: argparse.Namespace) -> int:
+    from .reports.leaderboard import format_row
+    from .runner import run
+
+    with refusals("eval"):
+        result = run(config_from(args), say=say)
     print(format_row(result.summary))
     print()
     print(leaderboard_row(result.out))
     print(f"records: {result.out / 'records.jsonl'}")
     if result.stopped:
-        print(f"crmarena eval: {result.stopped}; run the same command again to resume", file=sys.stderr)
+        again = "with a larger --max-cost" if "cost limit" in result.stopped else "again"
+        print(f"crmarena eval: {result.stopped}; run the same command {again} to resume", file=sys.stderr)
     elif result.manifest["status"] != "complete":
         print("crmarena eval: some attempts ended in infrastructure or harness errors; run the same command "
               "again to retry them", file=sys.stderr)  # fmt: skip

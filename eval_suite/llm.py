@@ -47,6 +47,7 @@ class EndpointConfig:
     retry_base: float = 1.0  # seconds before the first retry; doubled each time, capped at retry_cap
     retry_cap: float = 60.0
     max_concurrency: int = 8  # requests in flight to this endpoint, across all workers
+    retry_timeouts: bool = True  # False: a call that times out fails at once (the start-of-run check)
 
 
 @dataclass
@@ -156,11 +157,13 @@ class LLM:
         cache: ResponseCache | None = None,
         prices: PriceTable | None = None,
         sleep: Callable[[float], None] = time.sleep,
+        on_retry: Callable[[str], None] | None = None,
     ) -> None:
         self.config = config
         self.cache = cache
         self.prices = prices or PriceTable.load()
         self._sleep = sleep
+        self.on_retry = on_retry  # told "HTTP 500: …, 3/6" before each retry, so a storm is visible
         self._client = openai.OpenAI(
             api_key=config.api_key or "not-needed",  # local servers take any key; the package insists on one
             base_url=config.base_url,
@@ -220,11 +223,17 @@ class LLM:
             except openai.APIStatusError as error:
                 wait = self._classify(error)
                 last = f"HTTP {error.status_code}: {_message_of(error)}"
-            except (openai.APITimeoutError, openai.APIConnectionError) as error:
-                last = f"{type(error).__name__}: {error}"
+            except openai.APITimeoutError:
+                last = f"no answer within {self.config.timeout:g} s (--timeout)"
+                if not self.config.retry_timeouts:
+                    raise InfraError(f"{self.endpoint} did not answer within {self.config.timeout:g} s") from None
+            except openai.APIConnectionError as error:
+                last = f"{type(error).__name__}: {_cause(error)}"
             except ValueError as error:
                 last = f"unreadable response: {error}"
             if attempt < self.config.retries:
+                if self.on_retry is not None:
+                    self.on_retry(f"{last}, {attempt + 1}/{self.config.retries}")
                 self._sleep(wait if wait is not None else self._backoff(attempt))
         raise InfraError(f"{self.endpoint} failed after {self.config.retries + 1} attempts: {last}")
 
@@ -264,6 +273,14 @@ class LLM:
             cost=self.prices.cost(usage, self.config.model, served),
             latency=latency,
         )
+
+
+def _cause(error: openai.APIConnectionError) -> str:
+    """What went wrong under "Connection error." (refused, reset, unknown host), in a few words."""
+    cause = error.__cause__
+    while cause is not None and cause.__cause__ is not None and not isinstance(cause, ConnectionRefusedError):
+        cause = cause.__cause__
+    return f"{error} ({cause})" if cause is not None and str(cause) else str(error)
 
 
 def _message_of(error: openai.APIStatusError) -> str:

@@ -3,15 +3,23 @@ really does — native tool calls, ``tool_choice="required"``, several calls in 
 ``usage`` — so that the run records it and chooses the tool protocol when asked for ``auto``.
 Local OpenAI-compatible servers differ exactly here (vLLM without its tool parser, Ollama ignoring
 ``tool_choice``, llama.cpp without ``--jinja``), and a silent downgrade would skew the results.
+
+``check_endpoint`` runs it (or, for agents without tools, one short request) before any attempt,
+with few retries and none after a timeout, so that an endpoint that is down, failing or silent stops
+the run within about one ``--timeout`` as an unavailable endpoint (exit 5), never as a crash.
 """
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
-from .errors import InfraError
+from .errors import AgentError, InfraError
 from .llm import LLM
+from .prompts import ENDPOINT_CHECK
+
+START_RETRIES = 2  # retries of the start-of-run check (429, 5xx, a refused connection); never of a timeout
 
 _WEATHER_TOOL = {
     "type": "function",
@@ -63,3 +71,25 @@ def probe(llm: LLM) -> Capabilities:
                       None)  # fmt: skip
         found.parallel_calls = several is not None and len(several) >= 2
     return found
+
+
+class EndpointUnavailable(Exception):
+    """The model endpoint cannot be used at all: the run stops before any attempt."""
+
+
+def check_endpoint(llm: LLM, *, tools: bool, on_retry: Callable[[str], None] | None = None) -> Capabilities | None:
+    """The endpoint answers, in time, for this model: the capability probe when the agent calls tools,
+    else one short request (skipped when a replay cache stands in for the endpoint). EndpointUnavailable
+    says why not."""
+    config = replace(llm.config, retries=min(llm.config.retries, START_RETRIES), retry_timeouts=False)
+    checker = LLM(config, cache=llm.cache, prices=llm.prices, on_retry=on_retry)
+    try:
+        if tools:
+            return probe(checker)
+        if llm.cache is None or llm.cache.mode != "replay":
+            LLM(config, prices=llm.prices, on_retry=on_retry).complete([{"role": "user", "content": ENDPOINT_CHECK}])
+        return None
+    except (InfraError, AgentError) as error:
+        raise EndpointUnavailable(
+            f"the model endpoint cannot be used for model {llm.config.model!r}: {error}"
+        ) from None

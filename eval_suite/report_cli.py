@@ -20,6 +20,9 @@ def add(subparsers: argparse._SubParsersAction) -> None:
                         "(or: diff A B)")  # fmt: skip
     parser.add_argument("--out", type=Path, help="where to write the report (default: report/)")
     parser.add_argument("--json", action="store_true", help="with diff: print JSON instead of text")
+    parser.add_argument("--org-url", default="https://127.0.0.1:8443",
+                        help="where record Ids in trajectories link to: a `crmarena serve` of the run's org "
+                        "(default https://127.0.0.1:8443)")  # fmt: skip
     parser.set_defaults(handler=run)
 
 
@@ -38,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
 def _report(args: argparse.Namespace) -> int:
     from .reports.report import make_report
 
-    report = make_report(args.runs, args.out or Path("report"))
+    report = make_report(args.runs, args.out or Path("report"), args.org_url)
     print(report.terminal)
     print(f"\nwrote {len(report.files)} files; open {report.index}")
     return 0

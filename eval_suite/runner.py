@@ -3,10 +3,15 @@ target, each finished attempt appended to the run directory as it ends.
 
 Resumable: the same command again skips every attempt that already has a scored record and re-runs
 the rest (infrastructure and harness errors included); it refuses a directory whose manifest was made
-with another model, agent, prompts, task file or scoring. A run stops early — instead of burning
-money — when more than ``max_infra_errors`` attempts fail for infrastructure reasons, or at once on
-a fatal one (a refused API key, a replay cache miss). Ctrl-C or a kill loses only the attempts in
-flight.
+with another model, agent, prompts, task file, sampling or scoring (identity.RESUME_IDENTITY). A run
+stops early — instead of burning money — when more than ``max_infra_errors`` attempts fail for
+infrastructure reasons, at once on a fatal one (a refused API key, a replay cache miss), or when the
+directory's attempts have cost ``max_cost``. Ctrl-C or a kill loses only the attempts in flight.
+
+Before any attempt the org (one login and one query) and the model endpoint (check_endpoint) are
+checked, each within its timeout: a peer that is down or silent stops the run there, as unavailable.
+``summary.json`` always covers every attempt of the directory, so a resume of a few tasks never
+shrinks it.
 """
 
 from __future__ import annotations
@@ -16,16 +21,13 @@ import json
 import os
 import platform
 import subprocess
-import sys
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
 from typing import Any
-
-from tqdm import tqdm
 
 from . import prompts
 from .agents.act import Act
@@ -36,9 +38,11 @@ from .agents.react import ReAct
 from .attempt import AttemptSettings, run_attempt
 from .config import MODEL_AGENTS, ConfigError, RunConfig
 from .errors import Cancelled
+from .identity import RESUME_IDENTITY, sampling
 from .llm import LLM, EndpointConfig, PriceTable
 from .llm_cache import ResponseCache
-from .probe import Capabilities, probe
+from .probe import Capabilities, check_endpoint
+from .progress import Progress
 from .prompts.schema import render_schema
 from .records import (
     INFRA_ERROR,
@@ -58,11 +62,6 @@ from .target import TargetSettings, open_target
 from .task_set import Instance, TaskSet, load_task_file
 from .tools_catalog import agent_tools, default_task_file
 
-# Manifest fields that make two runs comparable: a resume must agree on every one.
-IDENTITY = (
-    "model", "agent", "prompt_sha256", "tasks_sha256", "tools", "tool_protocol", "parallel_calls", "aided",
-    "temperature", "max_tokens", "max_turns", "judge", "seed", "f1_pass", "target_kind", "org_sha256",
-)  # fmt: skip
 PROMPT_FILES = {
     "act": ["act", "reminder_tags"],
     "react": ["react", "reminder_tags"],
@@ -93,24 +92,40 @@ class RunResult:
         return EXIT_COMPLETE if self.manifest["status"] == "complete" else EXIT_INCOMPLETE
 
 
-def run(config: RunConfig, *, tools: Sequence[Any] | None = None) -> RunResult:
-    """Run (or resume) the evaluation ``config`` describes; ``tools`` replaces the tool registry."""
+def run(
+    config: RunConfig, *, tools: Sequence[Any] | None = None, say: Callable[[str], None] | None = None
+) -> RunResult:
+    """Run (or resume) the evaluation ``config`` describes; ``tools`` replaces the tool registry; ``say``
+    is told, in a line each, what the run is about to do (the instances, the target, the endpoint)."""
     config = config.check()
+    say = say or (lambda text: None)
     task_set = load_task_file(config.tasks_file or default_task_file())
-    instances = _select(task_set, config)
+    instances = select_instances(task_set, config)
     chosen_tools = tuple(tools) if tools is not None else agent_tools(config.agent, config.tools)
+    prices = PriceTable.load(config.prices)
+    if config.max_cost is not None and config.agent in MODEL_AGENTS and prices.find(config.model) is None:
+        raise ConfigError(f"--max-cost needs a price for model {config.model!r}: add one with --prices FILE")
+    target_settings = TargetSettings.from_env(db=config.db, timeout=config.org_timeout)
     out = Path(config.out)  # type: ignore[arg-type]
     out.mkdir(parents=True, exist_ok=True)
     previous = read_json(out / MANIFEST_FILE) if (out / MANIFEST_FILE).exists() else None
-    prices = PriceTable.load(config.prices)
     cache = ResponseCache(config.cache, config.cache_mode) if config.cache else None
+    say(describe_selection(task_set, config, len(instances)))
     try:
-        with open_target(TargetSettings.from_env(db=config.db)) as target:
+        with open_target(target_settings) as target:
+            say(f"target: the {target.name}")
             target.preflight()
             llm = _llm(config, config.model, cache, prices) if config.agent in MODEL_AGENTS else None
-            capabilities = probe(llm) if llm is not None and config.agent in ("fc", "fc-sql") else None
+            capabilities = None
+            if llm is not None:
+                say(f"model: {config.model} at {llm.endpoint}")
+                capabilities = check_endpoint(
+                    llm,
+                    tools=config.agent in ("fc", "fc-sql"),
+                    on_retry=lambda text: say(f"retrying the endpoint check: {text}"),
+                )
             protocol = _protocol(config, capabilities)
-            agent = _agent(config, protocol, instances)
+            agent = make_agent(config, protocol, instances)
             manifest = _manifest(config, task_set, chosen_tools, protocol, capabilities, target.describe(), previous)
             _check_resume(previous, manifest)
             write_json_atomic(out / MANIFEST_FILE, manifest)
@@ -124,13 +139,30 @@ def run(config: RunConfig, *, tools: Sequence[Any] | None = None) -> RunResult:
     return _finish(out, manifest, instances, config.trials, stopped)
 
 
-def _select(task_set: TaskSet, config: RunConfig) -> list[Instance]:
+def describe_selection(task_set: TaskSet, config: RunConfig, count: int) -> str:
+    """One line: how many attempts of which instances, from which task file and task set."""
+    if config.sample is not None:
+        rule = f"a sample of {config.sample} per task (stratified by answer kind, seed {config.sample_seed})"
+    elif config.limit is not None:
+        rule = f"the first {config.limit} of each task in file order (not a representative sample: --sample is)"
+    else:
+        rule = "every instance"
+    trials = f"{config.trials} trial{'s' if config.trials != 1 else ''}"
+    return (f"{count:,} instances × {trials} = {count * config.trials:,} attempts: {rule} of {task_set.path} "
+            f"(task set v{task_set.version})")  # fmt: skip
+
+
+def select_instances(task_set: TaskSet, config: RunConfig) -> list[Instance]:
     if config.tasks:
         unknown = sorted(set(config.tasks) - set(task_set.task_names))
         if unknown:
             raise ConfigError(f"no task named {', '.join(unknown)} in {task_set.path} "
                               f"(its tasks: {', '.join(task_set.task_names)})")  # fmt: skip
-    instances = task_set.select(list(config.tasks) if config.tasks else None, config.limit)
+    tasks = list(config.tasks) if config.tasks else None
+    if config.sample is not None:
+        instances = task_set.sample(tasks, config.sample, config.sample_seed)
+    else:
+        instances = task_set.select(tasks, config.limit)
     if not instances:
         raise RunRefused(f"{task_set.path} has no instance to run")
     return instances
@@ -156,7 +188,7 @@ def _protocol(config: RunConfig, capabilities: Capabilities | None) -> str | Non
     return "native" if capabilities is not None and capabilities.native_tools else "text"
 
 
-def _agent(config: RunConfig, protocol: str | None, instances: list[Instance]) -> Agent:
+def make_agent(config: RunConfig, protocol: str | None, instances: list[Instance]) -> Agent:
     if config.agent == "act":
         return Act()
     if config.agent == "react":
@@ -193,10 +225,12 @@ def _manifest(
     return {
         "model": config.model,
         "agent": config.agent,
+        "label": config.label if config.label is not None else (previous or {}).get("label"),
         "prompt_sha256": prompt_fingerprint(config.agent, tools),
         "tasks_file": str(task_set.path),
         "tasks_sha256": task_set.sha256,
         "tasks_layout": task_set.layout,
+        "task_set": task_set.task_set,
         "canary": task_set.canary,
         "tools": sorted({tool.category for tool in tools}) if tools else [],
         "tool_names": [tool.name for tool in tools],
@@ -214,16 +248,23 @@ def _manifest(
         "target_kind": target["kind"],
         "org_sha256": target["org_sha256"],
         "target": target,
+        "sampling": sampling(config.limit, config.sample, config.sample_seed),
+        "plan": task_set.plan(config.limit, config.sample),
         "selection": {
             "tasks": list(config.tasks) if config.tasks else "all",
             "limit": config.limit,
+            "sample": config.sample,
+            "sample_seed": config.sample_seed if config.sample is not None else None,
             "trials": config.trials,
         },
         "package_version": metadata.version("crmarena-selfhosted"),
         "git": _git(),
         "python": platform.python_version(),
         "started": previous["started"] if previous else now,
-        "sessions": [*(previous or {}).get("sessions", []), {"started": now, "ended": None, "workers": config.workers}],
+        "sessions": [
+            *(previous or {}).get("sessions", []),
+            {"started": now, "ended": None, "workers": config.workers, "max_cost": config.max_cost},
+        ],
         "status": "running",
     }
 
@@ -231,7 +272,8 @@ def _manifest(
 def _check_resume(previous: dict[str, Any] | None, manifest: dict[str, Any]) -> None:
     if previous is None:
         return
-    differ = [name for name in IDENTITY if previous.get(name) != manifest.get(name)]
+    # A field an older manifest did not record yet is not held against it.
+    differ = [name for name in RESUME_IDENTITY if name in previous and previous.get(name) != manifest.get(name)]
     if differ:
         details = "; ".join(f"{name}: {previous.get(name)!r} then, {manifest.get(name)!r} now" for name in differ)
         raise RunRefused(f"this directory holds another run ({details}); resume it with the same settings or use "
@@ -258,13 +300,16 @@ def _work(
 ) -> str | None:
     """Run every unfinished attempt; the reason the run stopped early, if it did."""
     log = RecordLog(out / RECORDS_FILE)
-    done = {unit for unit, record in latest(read_records(log.path)).items() if record["status"] in SCORED}
+    history = read_records(log.path)
+    done = {unit for unit, record in latest(history).items() if record["status"] in SCORED}
     units = [(instance, trial) for trial in range(config.trials) for instance in instances
              if (instance.idx, trial) not in done]  # fmt: skip
     stop = threading.Event()
     stopped: list[str] = []
     sessions = threading.local()
-    counts = {"passed": 0, "scored": 0, "infra": 0, "harness": 0, "cost": 0.0}
+    spent = [record.get("cost") for record in history]  # every attempt ever paid for, superseded ones too
+    counts = {"passed": 0, "scored": 0, "infra": 0, "harness": 0,
+              "cost": sum(cost for cost in spent if cost is not None), "unpriced": 0}  # fmt: skip
 
     def connect(instance: Instance) -> Any:
         if getattr(sessions, "sf", None) is None:
@@ -281,15 +326,21 @@ def _work(
             return None
 
     total = len(instances) * config.trials
-    bar = tqdm(total=total, initial=total - len(units), desc="eval", unit="attempt", file=sys.stderr,
-               disable=not config.progress or None, dynamic_ncols=True)  # fmt: skip
+    progress = Progress(total, total - len(units), enabled=config.progress)
+    for llm in (settings.llm, settings.judge):
+        if llm is not None:
+            llm.on_retry = progress.retry
     executor = ThreadPoolExecutor(max_workers=config.workers, thread_name_prefix="crmarena-worker")
     pending: set[Future] = set()
     queue = iter(units)
+    budget = _budget_reason(counts, config.max_cost)
+    if budget:
+        stopped.append(budget)
+        stop.set()
     try:
         # No more attempts in flight than workers: an attempt queued behind a running one would start
         # the moment that one ends, before its record can stop the run.
-        for instance, trial in _take(queue, config.workers):
+        for instance, trial in _take(queue, 0 if stop.is_set() else config.workers):
             pending.add(executor.submit(attempt, instance, trial))
         while pending:
             finished, pending = wait(pending, timeout=0.5, return_when=FIRST_COMPLETED)
@@ -298,12 +349,12 @@ def _work(
                 if record is None:
                     continue
                 log.append(record)
-                reason = _tally(record, counts, config.max_infra_errors)
+                reason = _tally(record, counts, config.max_infra_errors, config.max_cost)
                 if reason and not stop.is_set():
                     stopped.append(reason)
                     stop.set()
-                bar.update(1)
-                bar.set_postfix_str(_postfix(counts), refresh=False)
+                progress.update(counts)
+            progress.tick()
             if not stop.is_set():
                 for instance, trial in _take(queue, len(finished)):
                     pending.add(executor.submit(attempt, instance, trial))
@@ -312,7 +363,7 @@ def _work(
     finally:
         stop.set()
         executor.shutdown(wait=True, cancel_futures=True)
-        bar.close()
+        progress.close()
         log.close()
     return stopped[0] if stopped else None
 
@@ -327,9 +378,14 @@ def _take(queue: Any, count: int) -> list[tuple[Instance, int]]:
     return taken
 
 
-def _tally(record: dict[str, Any], counts: dict[str, Any], max_infra_errors: int) -> str | None:
+def _tally(record: dict[str, Any], counts: dict[str, Any], max_infra_errors: int,
+           max_cost: float | None = None) -> str | None:  # fmt: skip
     """Count a finished attempt; a reason to stop the run, if there now is one."""
     status = record["status"]
+    if record.get("cost") is not None:
+        counts["cost"] += record["cost"]
+    elif record.get("calls"):
+        counts["unpriced"] += 1
     if status in SCORED:
         counts["scored"] += 1
         counts["passed"] += status == PASSED
@@ -341,14 +397,18 @@ def _tally(record: dict[str, Any], counts: dict[str, Any], max_infra_errors: int
             return f"stopped after {counts['infra']} infrastructure errors (last: {record['error']['message']})"
     else:
         counts["harness"] += 1
-    if record.get("cost") is not None:
-        counts["cost"] += record["cost"]
+    return _budget_reason(counts, max_cost)
+
+
+def _budget_reason(counts: dict[str, Any], max_cost: float | None) -> str | None:
+    """Why ``--max-cost`` stops the run now, if it does: the money is spent, or can no longer be counted."""
+    if max_cost is None:
+        return None
+    if counts["unpriced"]:
+        return "stopped: an attempt's cost is unknown (no token usage reported), so --max-cost cannot be kept"
+    if counts["cost"] >= max_cost:
+        return f"stopped at the cost limit: ${counts['cost']:.4f} spent of --max-cost ${max_cost:.2f}"
     return None
-
-
-def _postfix(counts: dict[str, Any]) -> str:
-    rate = counts["passed"] / counts["scored"] if counts["scored"] else 0.0
-    return f"pass {rate:.1%} infra {counts['infra']} harness {counts['harness']} ${counts['cost']:.4f}"
 
 
 def _finish(
@@ -357,7 +417,9 @@ def _finish(
     records = latest(read_records(out / RECORDS_FILE))
     wanted = {(instance.idx, trial) for trial in range(trials) for instance in instances}
     complete = all(unit in records and records[unit]["status"] in SCORED for unit in wanted)
-    chosen = [records[unit] for unit in sorted(wanted) if unit in records]
+    # The summary is the whole directory's, as `crmarena report` reads it: a resume of a subset never shrinks it.
+    chosen = [records[unit] for unit in sorted(records)]
+    trials = max([trials, *(trial + 1 for _, trial in records)])
     manifest["status"] = "complete" if complete else "incomplete"
     manifest["stopped"] = stopped
     manifest["sessions"][-1]["ended"] = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")

@@ -68,12 +68,18 @@ def _metadata(args: argparse.Namespace) -> int:
 
 def _push(args: argparse.Namespace) -> int:
     from fixtures import default_org
+    from mock_org.command_line import Unavailable
 
-    from ..target import TargetSettings, TargetUnavailable, open_target
+    from ..target import AmbiguousTarget, TargetSettings, TargetUnavailable, open_target
     from .push import Pusher
     from .source import Dump
 
-    settings = TargetSettings.from_env()
+    try:
+        settings = TargetSettings.from_env()
+    except AmbiguousTarget as error:
+        raise UsageError(f"crmarena org push: {error}") from None
+    except TargetUnavailable as error:
+        raise Unavailable(f"crmarena org push: {error}") from None
     if settings.kind == "mock" and not settings.mock_url:
         raise UsageError(
             "crmarena org push needs a target org: CRMARENA_TARGET=salesforce with SALESFORCE_*, or a running "
@@ -93,8 +99,6 @@ def _push(args: argparse.Namespace) -> int:
             finally:
                 sf.session.close()
     except TargetUnavailable as error:
-        from mock_org.command_line import Unavailable
-
         raise Unavailable(str(error)) from None
     took = time.monotonic() - started
     total = sum(made.values())

@@ -8,12 +8,12 @@ task silently names a record the org does not have.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
+from fixtures.tasks.model import TaskFileError, read_task_file
 from mock_org.command_line import BadFile, InvalidData
 from mock_org.ids import to18
 
@@ -79,20 +79,13 @@ def _valid18(word: str) -> bool:
 
 
 def remap_file(source: Path, out: Path, remapper: Remapper) -> int:
-    """Rewrite the JSON Lines task file ``source`` into ``out`` (atomically); the number of tasks."""
-    tasks = []
+    """Rewrite the task file ``source`` (read and checked by the one task-file loader) into ``out`` as
+    JSON Lines (atomically); the number of tasks."""
     try:
-        text = Path(source).read_text(encoding="utf-8")
-    except UnicodeDecodeError as error:
-        raise BadFile(f"{source} is not a UTF-8 task file: {error}") from None
-    for number, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            task = json.loads(line)
-        except json.JSONDecodeError as error:
-            raise BadFile(f"{source}:{number}: not JSON ({error.msg}); give a JSON Lines task file") from None
-        label = f"{source}:{number} (idx {task.get('idx')})" if isinstance(task, dict) else f"{source}:{number}"
-        tasks.append(remapper.value(task, label))
+        task_file = read_task_file(source)
+    except TaskFileError as error:
+        raise BadFile(str(error)) from None
+    tasks = [remapper.value(instance.to_json(), f"{source} line {line} (idx {instance.idx})")
+             for line, instance in zip(task_file.lines, task_file.instances, strict=True)]  # fmt: skip
     write_records_atomic(Path(out), tasks)
     return len(tasks)

@@ -11,6 +11,9 @@ from functools import cache
 from importlib import resources
 from string import Template
 
+# The one short request that checks a model endpoint before a run of an agent without tools (probe.py).
+ENDPOINT_CHECK = "Reply OK."
+
 
 @cache
 def text(name: str) -> str:

@@ -1,15 +1,19 @@
 """``crmarena report diff A B``: per task, the instances one run solved and the other did not — the
 view an ablation is read through. An instance counts as solved when every scored trial of it passed;
-instances either run did not score (errors, or not run) are listed apart, never as failures."""
+instances either run did not score (errors, or not run) are listed apart, never as failures. Each
+side is labelled by what sets it apart from the other (model, agent, temperature, prompts, task
+file …), and a comparison across task files says that an instance number may not name the same
+instance on both sides."""
 
 from __future__ import annotations
 
 from collections import defaultdict
 from typing import Any
 
+from ..identity import CONFIGURATION, describe, differences
 from ..records import PASSED, SCORED
+from .leaderboard import ordered
 from .runs import Run
-from .table import TASK_ORDER
 
 BUCKETS = ("only_a", "only_b", "both", "neither", "unscored")
 
@@ -42,10 +46,31 @@ def diff(a: Run, b: Run) -> dict[str, dict[str, list[int]]]:
     return result
 
 
+def side_labels(a: Run, b: Run) -> tuple[str, str]:
+    """Each side's label: its --label, model · agent …, and every configuration field where the two differ;
+    the run's directory when nothing does."""
+    differ = [name for name in differences([a.config, b.config]) if name != "label"]
+    labels = []
+    for run in (a, b):
+        parts = [run.config.get("label"), run.key.label, describe(run.config, differ)]
+        labels.append(" · ".join(part for part in parts if part))
+    if labels[0] == labels[1]:
+        labels = [f"{label} ({', '.join(map(str, run.sources))})" for label, run in zip(labels, (a, b), strict=True)]
+    return labels[0], labels[1]
+
+
+def caveats(a: Run, b: Run) -> list[str]:
+    """What a reader of the diff must know: instance numbers of different task files name different instances."""
+    if "tasks_sha256" in differences([a.config, b.config]) or "task_set" in differences([a.config, b.config]):
+        return [f"note: the runs used different task files ({CONFIGURATION['tasks_sha256']} or task set differ); "
+                "an instance number may not name the same instance on both sides"]  # fmt: skip
+    return []
+
+
 def format_diff(a: Run, b: Run, result: dict[str, dict[str, list[int]]]) -> str:
-    order = [task for task, _ in TASK_ORDER if task in result] + sorted(set(result) - {t for t, _ in TASK_ORDER})
-    lines = [f"A: {a.key.label}", f"B: {b.key.label}", ""]
-    for task in order:
+    label_a, label_b = side_labels(a, b)
+    lines = [f"A: {label_a}", f"B: {label_b}", *caveats(a, b), ""]
+    for task in ordered(result):
         bucket = result[task]
         counts = ", ".join(f"{len(bucket[name])} {name.replace('_', ' ')}" for name in bucket)
         lines.append(f"{task}: {counts}")
@@ -56,4 +81,6 @@ def format_diff(a: Run, b: Run, result: dict[str, dict[str, list[int]]]) -> str:
 
 
 def diff_json(a: Run, b: Run, result: dict[str, Any]) -> dict[str, Any]:
-    return {"a": a.key.label, "b": b.key.label, "tasks": result}
+    label_a, label_b = side_labels(a, b)
+    return {"a": label_a, "b": label_b, "differ": differences([a.config, b.config]),
+            "caveats": caveats(a, b), "tasks": result}  # fmt: skip

@@ -1,7 +1,12 @@
 """The run's leaderboard row: per task the score (mean reward: pass rate, or mean F1 for knowledge
 QA, as the paper reports it) with a 95% bootstrap interval, pass^k for k = 1..K, the attempts'
 statuses, tokens and cost; overall the mean over tasks. Only scored attempts (passed, failed,
-agent_error) count; infrastructure and harness errors are reported beside them, never as zeros."""
+agent_error) count; infrastructure and harness errors are reported beside them, never as zeros.
+
+Honest headlines: a task is complete when every instance its plan names (the run's sampling rule over
+the task file, ``run.json``'s ``plan``) has every trial scored; Overall is given only when every task
+is, and a partial row says ``partial (k/9 tasks)`` instead. Tasks are always in the paper's order.
+"""
 
 from __future__ import annotations
 
@@ -13,19 +18,30 @@ from typing import Any
 from ..metrics import macro_mean_with_ci, mean_with_ci, pass_k_curve
 from ..records import PASSED, SCORED, STATUSES
 
-ABBREVIATIONS = {
-    "knowledge_qa": "KQA", "monthly_trend_analysis": "MTA", "top_issue_identification": "TII", "case_routing": "NCR",
-    "named_entity_disambiguation": "NED", "handle_time": "HTU", "transfer_count": "TCU",
-    "policy_violation_identification": "PVI", "best_region_identification": "BRI",
-}  # fmt: skip
+# The nine tasks in the paper's order, with its abbreviations: every table and plot uses this order.
+TASK_ORDER = (
+    ("case_routing", "NCR"), ("handle_time", "HTU"), ("transfer_count", "TCU"),
+    ("named_entity_disambiguation", "NED"), ("policy_violation_identification", "PVI"), ("knowledge_qa", "KQA"),
+    ("top_issue_identification", "TII"), ("monthly_trend_analysis", "MTA"), ("best_region_identification", "BRI"),
+)  # fmt: skip
+ABBREVIATIONS = dict(TASK_ORDER)
+
+
+def ordered(tasks: Sequence[str] | set[str]) -> list[str]:
+    """Task names in the paper's order, any others after them by name."""
+    known = [task for task, _ in TASK_ORDER if task in tasks]
+    return known + sorted(set(tasks) - set(known))
 
 
 def summarize(records: Sequence[dict[str, Any]], manifest: dict[str, Any], trials: int) -> dict[str, Any]:
     by_task: dict[str, list[dict[str, Any]]] = {}
     for record in records:
         by_task.setdefault(record["task_type"], []).append(record)
+    plan = manifest.get("plan") or None
+    planned = ordered(set(plan) if plan else {task for task, _ in TASK_ORDER})
     tasks, instance_scores = {}, {}
-    for task, task_records in by_task.items():
+    for task in ordered(set(by_task) | set(planned)):
+        task_records = by_task.get(task, [])
         scores: dict[int, list[float]] = {}
         outcomes: dict[int, list[bool]] = {}
         for record in task_records:
@@ -34,27 +50,44 @@ def summarize(records: Sequence[dict[str, Any]], manifest: dict[str, Any], trial
                 outcomes.setdefault(record["task_id"], []).append(record["status"] == PASSED)
         per_instance = [sum(values) / len(values) for values in scores.values()]
         instance_scores[task] = per_instance
+        scored_units = sum(map(len, outcomes.values()))
+        if plan:
+            complete = task in plan and scored_units >= plan[task] * trials
+        else:  # an original results file, or a run from before plans: every attempt present is scored
+            complete = bool(task_records) and scored_units == len(task_records)
         tasks[task] = {
             "score": asdict(mean_with_ci(per_instance)) if per_instance else None,
             "pass_k": pass_k_curve(outcomes, trials),
             "statuses": _statuses(task_records),
             "instances": len({record["task_id"] for record in task_records}),
+            "scored_instances": len(scores),
+            "complete": complete,
         }
+    done = [task for task in planned if tasks[task]["complete"]]
+    complete = len(done) == len(planned)
     overall = macro_mean_with_ci({task: values for task, values in instance_scores.items() if values}) \
-        if any(instance_scores.values()) else None  # fmt: skip
-    pass_k_overall = {}
+        if complete and any(instance_scores.values()) else None  # fmt: skip
+    pass_k_overall: dict[int, float | None] = {}
     for k in range(1, trials + 1):
         values = [entry["pass_k"][k] for entry in tasks.values() if entry["pass_k"][k] is not None]
-        pass_k_overall[k] = sum(values) / len(values) if values else None
+        pass_k_overall[k] = sum(values) / len(values) if values and complete else None
     costs = [record.get("cost") for record in records]
+    target = manifest.get("target") or {}
     return {
         "model": manifest.get("model"),
         "agent": manifest.get("agent"),
+        "label": manifest.get("label"),
         "tools": manifest.get("tools"),
         "tool_protocol": manifest.get("tool_protocol"),
         "aided": manifest.get("aided"),
         "judge": manifest.get("judge"),
+        "target": target.get("name") or target.get("kind"),
+        "task_set": manifest.get("task_set"),
         "trials": trials,
+        "n": {"instances": len({r["task_id"] for r in records if r["status"] in SCORED}), "trials": trials},
+        "complete": complete,
+        "tasks_complete": len(done),
+        "tasks_planned": len(planned),
         "tasks": tasks,
         "overall": {"score": asdict(overall) if overall else None, "pass_k": pass_k_overall},
         "statuses": _statuses(records),
@@ -66,30 +99,45 @@ def summarize(records: Sequence[dict[str, Any]], manifest: dict[str, Any], trial
     }
 
 
+def partial_mark(summary: dict[str, Any]) -> str:
+    """What stands where Overall would: ``partial (5/9 tasks)``."""
+    return f"partial ({summary['tasks_complete']}/{summary['tasks_planned']} tasks)"
+
+
 def _statuses(records: Sequence[dict[str, Any]]) -> dict[str, int]:
     counted = Counter(record["status"] for record in records)
     return {status: counted.get(status, 0) for status in STATUSES}
 
 
 def format_row(summary: dict[str, Any]) -> str:
-    """The row as text: one line per task, then the overall line and the attempts' statuses."""
+    """The row as text: one line per task in the paper's order, the overall line (or the partial mark),
+    the attempts' statuses, and the target."""
     trials = summary["trials"]
-    title = f"{summary['model'] or '-'} · {summary['agent']}"
+    title = " · ".join(filter(None, (summary.get("label"), summary["model"] or "-", summary["agent"])))
     if summary.get("tools"):
         title += f" · tools {','.join(summary['tools'])}"
     if summary.get("aided"):
         title += " · aided"
+    n = summary.get("n") or {}
+    title += f" · n {n.get('instances', 0):,}×{n.get('trials', trials)}"
     header = f"{'task':<6} {'score':>7}  {'95% CI':<15}" + "".join(
         f" {'pass^' + str(k):>7}" for k in range(1, trials + 1)
     )
     lines = [title, header]
-    for task, entry in summary["tasks"].items():
-        lines.append(_line(ABBREVIATIONS.get(task, task[:6]), entry["score"], entry["pass_k"], trials))
-    lines.append(_line("all", summary["overall"]["score"], summary["overall"]["pass_k"], trials))
+    for task in ordered(summary["tasks"]):
+        entry = summary["tasks"][task]
+        mark = "" if entry.get("complete", True) else "  (incomplete)"
+        lines.append(_line(ABBREVIATIONS.get(task, task[:6]), entry["score"], entry["pass_k"], trials) + mark)
+    if summary.get("complete", True):
+        lines.append(_line("all", summary["overall"]["score"], summary["overall"]["pass_k"], trials))
+    else:
+        lines.append(f"{'all':<6} {partial_mark(summary)}: Overall is given only when every task is complete")
     statuses = ", ".join(f"{count} {status}" for status, count in summary["statuses"].items() if count)
     cost = "unknown" if summary["cost"] is None else f"${summary['cost']:.4f}"
     lines.append(f"attempts: {statuses or 'none'}; cost {cost}; tokens {summary['tokens']['prompt_tokens']} in, "
                  f"{summary['tokens']['completion_tokens']} out")  # fmt: skip
+    if summary.get("target"):
+        lines.append(f"target: the {summary['target']}")
     return "\n".join(lines)
 
 

@@ -3,6 +3,7 @@ pass^k curves, and cost against the overall score."""
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -12,7 +13,8 @@ matplotlib.use("Agg")  # no display: reports are made on servers and in CI
 
 import matplotlib.pyplot as plt
 
-from .table import TASK_ORDER, Row, max_trials
+from .leaderboard import TASK_ORDER
+from .table import Row, max_trials
 
 DPI = 110
 
@@ -34,17 +36,17 @@ def _task_scores(rows: Sequence[Row], path: Path) -> Path:
     width = 0.8 / max(len(rows), 1)
     for position, row in enumerate(rows):
         scores = [row.summary["tasks"].get(task, {}).get("score") for task, _ in TASK_ORDER]
-        scores.append(row.summary["overall"]["score"])
+        scores.append(row.summary["overall"]["score"])  # None (no bar) unless every task is complete
         xs = [index + (position - (len(rows) - 1) / 2) * width for index in range(len(labels))]
         values = [100 * score["value"] if score else 0.0 for score in scores]
         low = [100 * (score["value"] - score["low"]) if score else 0.0 for score in scores]
         high = [100 * (score["high"] - score["value"]) if score else 0.0 for score in scores]
-        axes.bar(xs, values, width, yerr=[low, high], capsize=2, label=row.run.key.label)
+        axes.bar(xs, values, width, yerr=[low, high], capsize=2, label=_wrapped(row.run.label))
     axes.set_xticks(range(len(labels)), labels)
     axes.set_ylabel("score (%)")
     axes.set_ylim(0, 100)
     axes.set_title("Score per task (95% bootstrap intervals)")
-    axes.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    _legend_below(axes)
     return _save(figure, path)
 
 
@@ -53,13 +55,13 @@ def _pass_k(rows: Sequence[Row], path: Path) -> Path:
     for row in rows:
         curve = {int(k): value for k, value in row.summary["overall"]["pass_k"].items() if value is not None}
         if curve:
-            axes.plot(list(curve), [100 * value for value in curve.values()], marker="o", label=row.run.key.label)
+            axes.plot(list(curve), [100 * value for value in curve.values()], marker="o", label=_wrapped(row.run.label))
     axes.set_xlabel("k (trials that must all pass)")
     axes.set_ylabel("pass^k (%)")
     axes.set_ylim(0, 100)
     axes.set_xticks(range(1, max_trials(rows) + 1))
     axes.set_title("pass^k")
-    axes.legend(fontsize="small")
+    _legend_below(axes)
     return _save(figure, path)
 
 
@@ -68,13 +70,22 @@ def _cost_vs_score(rows: Sequence[Row], path: Path) -> Path:
     for row in rows:
         cost, score = row.per_attempt(row.summary["cost"]), row.summary["overall"]["score"]
         if cost is not None and score:
-            axes.scatter([cost], [100 * score["value"]], label=row.run.key.label)
+            axes.scatter([cost], [100 * score["value"]], label=_wrapped(row.run.label))
     axes.set_xlabel("cost per attempt (US$)")
     axes.set_ylabel("overall score (%)")
     axes.set_ylim(0, 100)
     axes.set_title("Cost against overall score")
-    axes.legend(fontsize="small")
+    _legend_below(axes)
     return _save(figure, path)
+
+
+def _wrapped(label: str) -> str:
+    """A run's label on lines of at most 60 characters: long labels must not squeeze the plot."""
+    return textwrap.fill(label, 60)
+
+
+def _legend_below(axes: plt.Axes) -> None:
+    axes.legend(fontsize="small", loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=1, frameon=False)
 
 
 def _save(figure: plt.Figure, path: Path) -> Path:

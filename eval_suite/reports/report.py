@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from .browser import write_browser
+from .browser import ORG_URL, write_browser
 from .plots import write_plots
 from .runs import load_runs
 from .table import Row, build_rows, to_csv, to_markdown, to_terminal
@@ -21,7 +21,7 @@ class Report:
     terminal: str
 
 
-def make_report(inputs: Sequence[Path | str], out: Path | str) -> Report:
+def make_report(inputs: Sequence[Path | str], out: Path | str, org_url: str = ORG_URL) -> Report:
     out = Path(out)
     rows = build_rows(load_runs(inputs))
     out.mkdir(parents=True, exist_ok=True)
@@ -29,5 +29,5 @@ def make_report(inputs: Sequence[Path | str], out: Path | str) -> Report:
     markdown.write_text(to_markdown(rows), encoding="utf-8")
     table.write_text(to_csv(rows), encoding="utf-8")
     plots = write_plots(rows, out / "plots")
-    index = write_browser(rows, out, plots)
+    index = write_browser(rows, out, plots, org_url)
     return Report(rows, index, [markdown, table, *plots, index], to_terminal(rows))

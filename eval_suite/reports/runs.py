@@ -1,9 +1,12 @@
 """What a report reads: our run directories (``run.json`` + ``records.jsonl``) and the original
 harness's ``results_{model}_{strategy}_{category}.json`` files, brought to one record shape.
 
-Each loaded run carries its key — model × agent framework × aided mode × tool selection — and the
-latest record of every attempt. Runs with the same key (a run split over several directories, one
-task category per original results file) are merged into one leaderboard row.
+Each loaded run carries its key — model × agent framework × aided mode × tool selection, and the rest
+of its configuration (identity.CONFIGURATION: endpoint, decoding, prompts, task file and task set,
+org, sampling, label …) — and the latest record of every attempt. Only runs with the same key (a run
+split over several directories, one task category per original results file) are merged into one
+leaderboard row; runs that differ anywhere stay apart, each labelled by what differs from the runs
+like it.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..identity import configuration, describe, differences, key_text
 from ..records import FAILED, INFRA_ERROR, MANIFEST_FILE, PASSED, RECORDS_FILE, latest, read_records
 
 # results_{model}_{agent_strategy}_{task_category}.json (crmarena.md §3.4); the model's name may hold "_".
@@ -35,9 +39,11 @@ class RunKey:
     agent: str
     aided: bool
     tools: tuple[str, ...] = ()
+    config: str = ""  # the rest of the configuration, as canonical JSON text
 
     @property
     def label(self) -> str:
+        """Model · agent (· aided · tools): the part of the name every run has."""
         parts = [self.model, self.agent] if self.model else [self.agent]
         if self.aided:
             parts.append("aided")
@@ -52,14 +58,29 @@ class Run:
     manifest: dict[str, Any]
     records: list[dict[str, Any]] = field(default_factory=list)
     sources: list[Path] = field(default_factory=list)
+    name: str = ""  # the label reports show: the key's, the run's --label, and what differs from runs like it
+
+    @property
+    def label(self) -> str:
+        return self.name or self.key.label
 
     @property
     def trials(self) -> int:
         return max((int(record["trial"]) for record in self.records), default=-1) + 1
 
+    @property
+    def config(self) -> dict[str, Any]:
+        return configuration(self.manifest)
+
+
+def key_of(manifest: dict[str, Any], tools: tuple[str, ...]) -> RunKey:
+    config = configuration(manifest)
+    return RunKey(manifest.get("model") or "", manifest["agent"], bool(manifest.get("aided")), tools, key_text(config))
+
 
 def load_runs(paths: Sequence[Path | str]) -> list[Run]:
-    """Every path loaded and runs of the same key merged, in the order their keys first appear."""
+    """Every path loaded and runs of the same key merged, in the order their keys first appear, each
+    named by what sets it apart."""
     merged: dict[RunKey, Run] = {}
     for path in map(Path, paths):
         for run in _load(path):
@@ -69,7 +90,22 @@ def load_runs(paths: Sequence[Path | str]) -> list[Run]:
             target.sources.extend(run.sources)
     for run in merged.values():
         run.records.sort(key=lambda record: (record["task_id"], record["trial"]))
-    return list(merged.values())
+    runs = list(merged.values())
+    name_runs(runs)
+    return runs
+
+
+def name_runs(runs: Sequence[Run]) -> None:
+    """Name each run: its ``--label`` first, then model · agent …, then every configuration field in which
+    it differs from the other runs with the same model · agent … (the task set included)."""
+    groups: dict[str, list[Run]] = {}
+    for run in runs:
+        groups.setdefault(run.key.label, []).append(run)
+    for group in groups.values():
+        differ = [name for name in differences([run.config for run in group]) if name != "label"]
+        for run in group:
+            parts = [run.config.get("label"), run.key.label, describe(run.config, differ)]
+            run.name = " · ".join(part for part in parts if part)
 
 
 def _load(path: Path) -> Iterable[Run]:
@@ -99,8 +135,7 @@ def load_run_dir(path: Path) -> Run:
     if not isinstance(manifest, dict) or "agent" not in manifest:
         raise ReportInputError(f"{path / MANIFEST_FILE}: not a crmarena eval manifest")
     records = list(latest(read_records(path / RECORDS_FILE)).values())
-    key = RunKey(manifest.get("model") or "", manifest["agent"], bool(manifest.get("aided")), _ablation(manifest))
-    return Run(key, manifest, records, [path])
+    return Run(key_of(manifest, _ablation(manifest)), manifest, records, [path])
 
 
 def _ablation(manifest: dict[str, Any]) -> tuple[str, ...]:
@@ -128,7 +163,7 @@ def load_original_results(path: Path) -> Run:
     records = [_original_record(entry, path) for entry in entries]
     agent = _ORIGINAL_AGENT[match["agent"]]
     manifest = {"model": match["model"], "agent": agent, "aided": None, "source": "original", "tools": []}
-    return Run(RunKey(match["model"], agent, False), manifest, records, [path])
+    return Run(key_of(manifest, ()), manifest, records, [path])
 
 
 def _original_record(entry: Any, path: Path) -> dict[str, Any]:

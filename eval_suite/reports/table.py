@@ -1,26 +1,27 @@
-"""The leaderboard across runs, in the original paper's layout: one row per model × agent framework
-(× aided mode, × tool ablation), the nine tasks in the paper's order, then Overall; every cell with
-its 95% bootstrap interval. Errors (infrastructure and harness) are a column of their own — never
-zeros in a score — and cost and tokens are per attempt. Written as Markdown, CSV and a terminal table.
+"""The leaderboard across runs, in the original paper's layout: one row per run configuration
+(model × agent framework × aided mode × tool ablation, and anything else that differs, named in the
+row's label), the nine tasks in the paper's order, then Overall; every cell with its 95% bootstrap
+interval. ``n`` is instances × trials scored; a row whose tasks are not all complete shows
+``partial (k/9 tasks)`` instead of an Overall. Errors (infrastructure and harness) are a column of
+their own — never zeros in a score — and cost and tokens are per attempt. Runs on different task
+sets (v1, v2, the original's) are never in one column: each task set has a table of its own.
+Written as Markdown, CSV and a terminal table.
 """
 
 from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..identity import key_text, task_set_of, task_set_title
 from ..records import HARNESS_ERROR, INFRA_ERROR
-from .leaderboard import summarize
+from .leaderboard import TASK_ORDER, partial_mark, summarize
 from .runs import Run
 
-TASK_ORDER = (
-    ("case_routing", "NCR"), ("handle_time", "HTU"), ("transfer_count", "TCU"),
-    ("named_entity_disambiguation", "NED"), ("policy_violation_identification", "PVI"), ("knowledge_qa", "KQA"),
-    ("top_issue_identification", "TII"), ("monthly_trend_analysis", "MTA"), ("best_region_identification", "BRI"),
-)  # fmt: skip
+__all__ = ["TASK_ORDER", "Row", "build_rows", "sections", "to_csv", "to_markdown", "to_terminal"]
 
 
 @dataclass(frozen=True)
@@ -44,9 +45,28 @@ class Row:
     def tokens(self) -> int:
         return self.summary["tokens"]["prompt_tokens"] + self.summary["tokens"]["completion_tokens"]
 
+    @property
+    def n(self) -> str:
+        """Instances × trials scored: how much evidence the row's numbers rest on."""
+        n = self.summary["n"]
+        return f"{n['instances']:,}×{n['trials']}"
+
+    @property
+    def task_set(self) -> str:
+        return task_set_title(task_set_of(self.run.manifest))
+
 
 def build_rows(runs: Sequence[Run]) -> list[Row]:
     return [Row(run, summarize(run.records, run.manifest, max(run.trials, 1))) for run in runs]
+
+
+def sections(rows: Sequence[Row]) -> list[tuple[str, list[Row]]]:
+    """The rows by task set, each task set's table apart, in the order they first appear."""
+    grouped: dict[str, tuple[str, list[Row]]] = {}
+    for row in rows:
+        task_set = task_set_of(row.run.manifest)
+        grouped.setdefault(key_text(task_set), (task_set_title(task_set), []))[1].append(row)
+    return list(grouped.values())
 
 
 def max_trials(rows: Sequence[Row]) -> int:
@@ -59,29 +79,32 @@ def _cell(score: dict[str, Any] | None) -> str:
     return f"{100 * score['value']:.1f} [{100 * score['low']:.1f}, {100 * score['high']:.1f}]"
 
 
+def _bare(score: dict[str, Any] | None) -> str:
+    return "–" if score is None else f"{100 * score['value']:.1f}"
+
+
 def _percent(value: float | None) -> str:
     return "–" if value is None else f"{100 * value:.1f}"
 
 
-def _columns(rows: Sequence[Row]) -> list[str]:
+def _columns(rows: Sequence[Row], *, passes_too: bool = True) -> list[str]:
     trials = max_trials(rows)
-    passes = [f"pass^{k}" for k in range(1, trials + 1)] if trials > 1 else []
-    return ["model", "agent", "aided", *(abbr for _, abbr in TASK_ORDER), "Overall", "errors", "cost/attempt",
-            "tokens/attempt", *passes]  # fmt: skip
+    passes = [f"pass^{k}" for k in range(1, trials + 1)] if trials > 1 and passes_too else []
+    return ["run", "n", *(abbr for _, abbr in TASK_ORDER), "Overall", "errors", "cost/attempt", "tokens/attempt",
+            *passes]  # fmt: skip
 
 
-def _values(row: Row, trials: int, *, cell: Any) -> list[str]:
+def _values(
+    row: Row, trials: int, *, cell: Callable[[dict[str, Any] | None], Any], passes_too: bool = True
+) -> list[Any]:
     tasks = row.summary["tasks"]
-    key = row.run.key
     cost = row.per_attempt(row.summary["cost"])
-    passes = []
-    if trials > 1:
-        passes = [_percent(row.summary["overall"]["pass_k"].get(k)) for k in range(1, trials + 1)]
-    agent = key.agent + (f" (tools: {','.join(key.tools)})" if key.tools else "")
+    passes = pass_values(row, trials) if trials > 1 and passes_too else []
+    overall = cell(row.summary["overall"]["score"]) if row.summary["complete"] else partial_mark(row.summary)
     return [
-        key.model or "–", agent, "yes" if key.aided else "no",
-        *(cell(tasks[task]["score"]) if task in tasks else "–" for task, _ in TASK_ORDER),
-        cell(row.summary["overall"]["score"]),
+        row.run.label, row.n,
+        *(cell(tasks[task]["score"]) if task in tasks else cell(None) for task, _ in TASK_ORDER),
+        overall,
         str(row.errors),
         "unknown" if cost is None else f"${cost:.4f}",
         f"{row.per_attempt(row.tokens) or 0:.0f}",
@@ -89,19 +112,32 @@ def _values(row: Row, trials: int, *, cell: Any) -> list[str]:
     ]  # fmt: skip
 
 
+def pass_values(row: Row, trials: int) -> list[str]:
+    """The row's overall pass^k for k = 1…trials, in %."""
+    return [_percent(row.summary["overall"]["pass_k"].get(k)) for k in range(1, trials + 1)]
+
+
+NOTE = ("Scores in % with 95% bootstrap intervals (knowledge QA: mean token F1); n is instances × trials scored; "
+        "Overall only when every task is complete; errors are attempts that ended in an infrastructure or harness "
+        "error, not scored; pass^k over the trials of each instance.")  # fmt: skip
+
+
 def to_markdown(rows: Sequence[Row]) -> str:
-    columns, trials = _columns(rows), max_trials(rows)
-    lines = ["| " + " | ".join(columns) + " |", "|" + "|".join(" --- " for _ in columns) + "|"]
-    lines += ["| " + " | ".join(_values(row, trials, cell=_cell)) + " |" for row in rows]
-    note = ("Scores in % with 95% bootstrap intervals (knowledge QA: mean token F1); errors are attempts that ended "
-            "in an infrastructure or harness error, not scored; pass^k over the trials of each instance.")  # fmt: skip
-    return "\n".join(lines) + "\n\n" + note + "\n"
+    parts = []
+    grouped = sections(rows)
+    for title, group in grouped:
+        columns, trials = _columns(group), max_trials(group)
+        lines = [f"## {title}", ""] if len(grouped) > 1 else []
+        lines += ["| " + " | ".join(columns) + " |", "|" + "|".join(" --- " for _ in columns) + "|"]
+        lines += ["| " + " | ".join(_values(row, trials, cell=_cell)) + " |" for row in group]
+        parts.append("\n".join(lines))
+    return "\n\n".join(parts) + "\n\n" + NOTE + "\n"
 
 
 def to_csv(rows: Sequence[Row]) -> str:
-    """One column per number, so a spreadsheet can sort by any of them."""
+    """One column per number, so a spreadsheet can sort by any of them; each row names its task set."""
     trials = max_trials(rows)
-    header = ["model", "agent", "aided", "tools"]
+    header = ["run", "model", "agent", "aided", "tools", "label", "task_set", "instances", "trials", "complete"]
     for _, abbr in (*TASK_ORDER, ("overall", "Overall")):
         header += [abbr, f"{abbr}_low", f"{abbr}_high", f"{abbr}_n"]
     header += ["errors", "attempts", "cost_per_attempt", "tokens_per_attempt"]
@@ -110,14 +146,16 @@ def to_csv(rows: Sequence[Row]) -> str:
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(header)
     for row in rows:
-        key, tasks = row.run.key, row.summary["tasks"]
-        values: list[Any] = [key.model, key.agent, key.aided, ",".join(key.tools)]
+        key, tasks, summary = row.run.key, row.summary["tasks"], row.summary
+        values: list[Any] = [row.run.label, key.model, key.agent, key.aided, ",".join(key.tools),
+                             row.run.config.get("label") or "", row.task_set, summary["n"]["instances"],
+                             summary["n"]["trials"], summary["complete"]]  # fmt: skip
         for task, _ in TASK_ORDER:
             values += _numbers(tasks[task]["score"] if task in tasks else None)
-        values += _numbers(row.summary["overall"]["score"])
-        values += [row.errors, row.attempts, _round(row.per_attempt(row.summary["cost"]))]
+        values += _numbers(summary["overall"]["score"])
+        values += [row.errors, row.attempts, _round(row.per_attempt(summary["cost"]))]
         values.append(_round(row.per_attempt(row.tokens)))
-        values += [_round(row.summary["overall"]["pass_k"].get(k)) for k in range(1, trials + 1)]
+        values += [_round(summary["overall"]["pass_k"].get(k)) for k in range(1, trials + 1)]
         writer.writerow(values)
     return buffer.getvalue()
 
@@ -132,14 +170,16 @@ def _round(value: float | None) -> Any:
     return "" if value is None else round(value, 6)
 
 
-def _bare(score: dict[str, Any] | None) -> str:
-    return "–" if score is None else f"{100 * score['value']:.1f}"
-
-
 def to_terminal(rows: Sequence[Row]) -> str:
-    """The same table, aligned for a terminal (scores without their intervals, which the files carry)."""
-    columns, trials = _columns(rows), max_trials(rows)
-    table = [columns] + [_values(row, trials, cell=_bare) for row in rows]
-    widths = [max(len(line[index]) for line in table) for index in range(len(columns))]
-    return "\n".join("  ".join(value.ljust(width) for value, width in zip(line, widths, strict=True)).rstrip()
-                     for line in table)  # fmt: skip
+    """The same tables, aligned for a terminal (scores without their intervals, which the files carry)."""
+    parts = []
+    grouped = sections(rows)
+    for title, group in grouped:
+        columns, trials = _columns(group), max_trials(group)
+        table = [columns] + [_values(row, trials, cell=_bare) for row in group]
+        widths = [max(len(line[index]) for line in table) for index in range(len(columns))]
+        lines = [title] if len(grouped) > 1 else []
+        lines += ["  ".join(value.ljust(width) for value, width in zip(line, widths, strict=True)).rstrip()
+                  for line in table]  # fmt: skip
+        parts.append("\n".join(lines))
+    return "\n\n".join(parts)

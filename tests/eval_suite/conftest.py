@@ -4,7 +4,13 @@ solves it the way a competent agent would (ask the org, read its answer, respond
 from __future__ import annotations
 
 import json
+import os
 import re
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -12,6 +18,7 @@ from typing import Any
 import pytest
 
 from eval_suite.config import RunConfig
+from mock_org.server.serve import serve_org
 from tests.mock_org.builder import build_org
 from tests.mock_org.conftest import AGENT_A, AGENT_B
 from tests.server.conftest import server_records
@@ -89,3 +96,55 @@ def react_policy(body: dict[str, Any]) -> Reply:
     if turns(body) == 0:
         return Reply(f"<thought>I look the case up.</thought>\n<execute>{soql_for(body)}</execute>")
     return Reply(f"<thought>The org answered.</thought>\n<respond>{answer_from(body)}</respond>")
+
+
+STARTUP = 12  # seconds a command may take besides a timeout it was given (interpreter start, imports, a loaded CI)
+SLACK = 3.0  # seconds a command may take to stop once a timeout has expired
+
+
+def clean_env(**extra: str) -> dict[str, str]:
+    """The test's environment without any org or endpoint of the machine's own."""
+    env = {name: value for name, value in os.environ.items()
+           if not name.startswith(("SALESFORCE_", "OPENAI_", "CRMARENA_TARGET", "CRMARENA_MOCK_URL", "CRMARENA_ORG"))}  # fmt: skip
+    return env | extra
+
+
+def crmarena(args: list[str], env: dict[str, str]) -> tuple[subprocess.CompletedProcess[str], float]:
+    """The command in a process of its own (a hang is a failure here, not a hung test), and how long it took."""
+    started = time.monotonic()
+    done = subprocess.run([sys.executable, "-m", "eval_suite.cli", *args], capture_output=True, text=True, env=env,
+                          timeout=120)  # fmt: skip
+    return done, time.monotonic() - started
+
+
+def crmarena_after(args: list[str], env: dict[str, str], marker: str) -> tuple[int, str, float]:
+    """The command's exit code, its stderr, and the seconds from the stderr line that starts with
+    ``marker`` (the run saying what it is about to wait for) to the command's end: a wait measured
+    without the interpreter's start-up, which a loaded machine makes long. A command still running
+    after 120 s is killed and fails the test."""
+    process = subprocess.Popen([sys.executable, "-m", "eval_suite.cli", *args], stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE, text=True, env=env)  # fmt: skip
+    lines: list[tuple[float, str]] = []
+    reader = threading.Thread(target=lambda: lines.extend((time.monotonic(), line) for line in process.stderr),  # type: ignore[union-attr]
+                              daemon=True)  # fmt: skip
+    reader.start()
+    try:
+        code = process.wait(timeout=120)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+        raise AssertionError(f"crmarena {' '.join(args[:3])} … still ran after 120 s") from None
+    ended = time.monotonic()
+    reader.join(timeout=10)
+    stderr = "".join(line for _, line in lines)
+    seen = next((when for when, line in lines if line.startswith(marker)), None)
+    assert seen is not None, f"no line starting with {marker!r}: {stderr}"
+    return code, stderr, ended - seen
+
+
+@pytest.fixture(scope="module")
+def running_org(org_db: Path) -> Iterator[dict[str, str]]:
+    """A mock org already serving (so the runs below spend no time starting one), as CRMARENA_MOCK_URL."""
+    with serve_org(org_db, read_only=True) as org:
+        yield {"CRMARENA_MOCK_URL": org.url, "CRMARENA_USERNAME": org.username, "CRMARENA_PASSWORD": org.password,
+               "CRMARENA_SECURITY_TOKEN": org.security_token, "CRMARENA_CA_BUNDLE": str(org.ca_bundle)}  # fmt: skip

@@ -50,14 +50,22 @@ def test_an_unknown_id_of_the_dump_is_refused_with_where_it_is() -> None:
         remapper.value({"query": "case 500Ws0000000009 please"}, "t")
 
 
+def _task(idx: int, answer: str) -> str:
+    return json.dumps({"idx": idx, "task": "case_routing", "query": f"Who? ({idx})", "answer": answer,
+                       "metadata": {"required": "", "optional": ""}}) + "\n"  # fmt: skip
+
+
 def test_the_command_writes_atomically_and_refuses_without_writing(tmp_path: Path, capsys) -> None:
     idmap_path, tasks, out = tmp_path / "idmap.json", tmp_path / "tasks.jsonl", tmp_path / "out.jsonl"
     save_idmap(_idmap(), idmap_path)
-    tasks.write_text(json.dumps({"idx": 0, "answer": CASE}) + "\n" + json.dumps({"idx": 1, "answer": USER}) + "\n")
+    tasks.write_text(_task(0, CASE) + _task(1, USER))
     assert main(["tasks", "remap", str(tasks), "--idmap", str(idmap_path), "--out", str(out)]) == 0
     assert [json.loads(line)["answer"] for line in out.read_text().splitlines()] == [CASE_ORG, USER_ORG]
     before = out.read_text()
-    tasks.write_text(json.dumps({"idx": 7, "answer": "500Ws0000000009IAA"}) + "\n")
+    tasks.write_text(_task(7, "500Ws0000000009IAA"))
     assert main(["tasks", "remap", str(tasks), "--idmap", str(idmap_path), "--out", str(out)]) == INVALID_DATA
     assert "idx 7" in capsys.readouterr().err and out.read_text() == before
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
+    tasks.write_text(_task(8, CASE).replace('"query"', '"qeury"'))  # the one task-file loader checks every row
+    assert main(["tasks", "remap", str(tasks), "--idmap", str(idmap_path), "--out", str(out)]) == 3
+    assert "tasks.jsonl line 1: missing query" in capsys.readouterr().err and out.read_text() == before

@@ -87,6 +87,7 @@ def context() -> dict[str, Any]:
         "cell": lambda column, value, title, record=None: display.cell(column, value, title, record, zone(),
                                                                         catalog.object_of),
         "when": lambda wire: display.moment(wire, zone()) if wire else "",
+        "chat_when": lambda stamp: display.chat_moment(stamp, zone()),
         "object_of": catalog.object_of, "toast": TOASTS.get(request.args.get("toast", "")),
         "input_type": forms.input_type, "required": forms.required,
         "input_value": lambda field, value: forms.input_value(field, value, zone()),

@@ -39,9 +39,12 @@ def html_text(value: str) -> str:
 
 
 def local_datetime(wire: str, zone: dt.tzinfo) -> str:
+    """A datetime as Lightning writes it in the user's zone, with the zone's name (``1/5/2020, 11:51 AM PST``):
+    the page never leaves a reader to guess which zone a time is in."""
     moment = parse_datetime(wire).astimezone(zone)
     hour = moment.hour % 12 or 12
-    return f"{moment.month}/{moment.day}/{moment.year}, {hour}:{moment.minute:02d} {'AM' if moment.hour < 12 else 'PM'}"
+    return (f"{moment.month}/{moment.day}/{moment.year}, {hour}:{moment.minute:02d} "
+            f"{'AM' if moment.hour < 12 else 'PM'} {moment.tzname() or 'UTC'}")  # fmt: skip
 
 
 def local_date(wire: str) -> str:
@@ -60,6 +63,11 @@ def moment(wire: str, zone: dt.tzinfo) -> Markup:
     except ValueError:
         return escape(wire)
     return Markup('<time datetime="{}" title="{}">{}</time>').format(wire, wire, text)
+
+
+def chat_moment(stamp: str, zone: dt.tzinfo) -> Markup:
+    """A chat line's time (``2020-01-05T19:51:15``, UTC in CRMArena's transcripts) in the user's zone."""
+    return moment(stamp if stamp.endswith(("Z", "+0000")) else f"{stamp}.000+0000", zone)
 
 
 def record_link(object_name: str | None, record_id: str, text: Any) -> Markup:
@@ -115,6 +123,6 @@ def cell(column: Column, value: Any, title: Any, record: dict[str, Any] | None, 
     link to the record it points at, anything else as its value."""
     if record is not None:
         return record_link(record["attributes"]["type"], record["Id"], value)
-    if column.title_path and value:
+    if (column.title_path or title is not None) and value:  # a lookup, or a text field holding a named Id
         return record_link(object_of(value), value, title)
     return show(column.owner, column.field, value, zone)

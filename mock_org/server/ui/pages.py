@@ -66,6 +66,7 @@ def _list(info: ObjectInfo, template: str, base: tuple[str, ...] = (), **context
             wanted.page = last
             built = listing.build(catalog, info, wanted, zone(), base)
         page_rows = listing.rows(listing.page_records(org(), built), built.columns)
+        records.name_ids(org(), catalog, page_rows)
     except listing.FilterError as problem:
         error = str(problem)
     except SalesforceError as problem:

@@ -27,6 +27,7 @@ CONVERSATIONS = {
     "LiveChatTranscript": (("Name", "StartTime", "EndTime", "Status", "Body"), "StartTime", "Body"),
 }  # fmt: skip
 SUMMARY_FIELD = "Summary"
+TEXT_TYPES = frozenset({"string", "textarea"})  # fields whose value may be a record Id kept as text
 
 
 @dataclass
@@ -127,12 +128,14 @@ def record_page(org: Org, catalog: Catalog, info: ObjectInfo, record_id: str) ->
                 page.system.append(item)
         elif entry["name"] not in hidden:
             page.details.append(item)
+    _name_id_items(org, catalog, page.details)
     shown = set(default_columns(info)[1 : CARD_WIDTH])
     page.highlights = [item for item in page.details if item.field["name"] in shown]
     for (child, child_info), chosen in zip(related, related_columns, strict=True):
         records = (extra.get(child["relationshipName"]) or {}).get("records") or []
-        page.related.append(Related(child, child_info, chosen, rows(records[:RELATED_ROWS], chosen),
-                                    len(records) > RELATED_ROWS))  # fmt: skip
+        related_rows = rows(records[:RELATED_ROWS], chosen)
+        name_ids(org, catalog, related_rows)
+        page.related.append(Related(child, child_info, chosen, related_rows, len(records) > RELATED_ROWS))
     for lookup_field, chosen in cards:
         cells = rows([extra], chosen)[0]["cells"]
         page.cards.append(Card(lookup_field, catalog.get(lookup_field["referenceTo"][0]), record[lookup_field["name"]],
@@ -143,6 +146,42 @@ def record_page(org: Org, catalog: Catalog, info: ObjectInfo, record_id: str) ->
         page.article = [block for entry in info.field_list() if entry["htmlFormatted"]
                         for block in article_blocks(record.get(entry["name"]))]  # fmt: skip
     return page
+
+
+def name_ids(org: Org, catalog: Catalog, table: list[dict[str, Any]]) -> None:
+    """Give the text cells of ``table`` that hold a record Id the record's name, so that they show as a
+    link named like a lookup: Case History's Old and New Value hold the User Ids of an owner change, and
+    a person reads "Jane Doe", not 005…. Only Ids of records that exist are named."""
+    spots = [(row, index) for row in table for index, (column, value, _) in enumerate(row["cells"])
+             if not column.title_path and column.field["type"] in TEXT_TYPES and catalog.object_of(value)]  # fmt: skip
+    names = _names(org, catalog, [row["cells"][index][1] for row, index in spots])
+    for row, index in spots:
+        column, value, _ = row["cells"][index]
+        if to18(value) in names:
+            row["cells"][index] = (column, value, names[to18(value)])
+
+
+def _name_id_items(org: Org, catalog: Catalog, items: list[Item]) -> None:
+    """The record's own text fields that hold a record Id, shown as a link to it (see name_ids)."""
+    held = [item for item in items if item.field["type"] in TEXT_TYPES and catalog.object_of(item.value)]
+    names = _names(org, catalog, [item.value for item in held])
+    for item in held:
+        if to18(item.value) in names:
+            item.lookup = Lookup(catalog.object_of(item.value), item.value, names[to18(item.value)])
+
+
+def _names(org: Org, catalog: Catalog, ids: list[str]) -> dict[str, str]:
+    """18-character Id → the record's title, one query per object."""
+    by_object: dict[str, set[str]] = {}
+    for record_id in ids:
+        by_object.setdefault(catalog.object_of(record_id) or "", set()).add(to18(record_id))
+    names: dict[str, str] = {}
+    for name, wanted in by_object.items():
+        info = catalog.get(name)
+        listed = ", ".join(quoted_id(record_id) for record_id in sorted(wanted))
+        for record in org.query(f"SELECT Id, {info.title} FROM {name} WHERE Id IN ({listed})")["records"]:
+            names[record["Id"]] = str(record.get(info.title) or record["Id"])
+    return names
 
 
 def _shown_elsewhere(info: ObjectInfo) -> set[str]:

@@ -1,0 +1,110 @@
+"""What makes two runs the same run: the manifest fields a resume must agree on, and the wider
+configuration the report keeps rows apart by (and names when two rows differ only there).
+
+A resume may change what is run (``--tasks``, ``--trials``), never how: the model, agent, prompts,
+decoding, tools, task file and task set, org, scoring and sampling rule. The report adds the
+endpoint and the run's ``--label``: runs that differ in any of these are never merged into one row,
+and runs on different task sets (``task_set`` version and org build) never share a table.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+# Manifest fields that make two runs comparable: a resume must agree on every one.
+RESUME_IDENTITY = (
+    "model", "agent", "prompt_sha256", "tasks_sha256", "task_set", "tools", "tool_protocol", "parallel_calls",
+    "aided", "temperature", "max_tokens", "max_turns", "judge", "seed", "f1_pass", "target_kind", "org_sha256",
+    "sampling",
+)  # fmt: skip
+
+# The configuration a report row stands for, each field with the words a label uses for it.
+CONFIGURATION = {
+    "source": "results from",
+    "label": "label",
+    "base_url": "endpoint",
+    "temperature": "temperature",
+    "max_tokens": "max tokens",
+    "max_turns": "max turns",
+    "seed": "seed",
+    "prompt_sha256": "prompts",
+    "tool_protocol": "tool protocol",
+    "parallel_calls": "parallel calls",
+    "judge": "judge",
+    "f1_pass": "F1 pass mark",
+    "tasks_sha256": "task file",
+    "task_set": "task set",
+    "target_kind": "target",
+    "org_sha256": "org",
+    "sampling": "sampling",
+}
+ORIGINAL = "original CRMArena harness"
+OURS = "crmarena eval"
+
+
+def configuration(manifest: dict[str, Any]) -> dict[str, Any]:
+    """The configuration fields of a manifest (absent ones None; an original results file has only its source)."""
+    source = ORIGINAL if manifest.get("source") == "original" else OURS
+    values = {name: manifest.get(name) for name in CONFIGURATION}
+    values["source"] = source
+    values["task_set"] = task_set_of(manifest)
+    if source == OURS and "sampling" not in manifest:  # a manifest from before --sample: its --limit
+        limit = (manifest.get("selection") or {}).get("limit")
+        values["sampling"] = {"limit": limit} if limit else {}
+    return values
+
+
+def sampling(limit: int | None, sample: int | None, sample_seed: int) -> dict[str, int]:
+    """The sampling rule as the manifest keeps it: ``{}`` (every instance), ``{"limit": N}`` (the first N of
+    each task) or ``{"sample": N, "seed": S}`` (a stratified sample of N per task)."""
+    if sample is not None:
+        return {"sample": sample, "seed": sample_seed}
+    return {"limit": limit} if limit is not None else {}
+
+
+def task_set_of(manifest: dict[str, Any]) -> dict[str, Any]:
+    """The task set a run was scored on: version and org build (``{"version": "1"}`` for files without one);
+    the original harness's results are on the original's own task set."""
+    if manifest.get("source") == "original":
+        return {"version": "original"}
+    task_set = manifest.get("task_set") or {}
+    return {"version": str(task_set.get("version") or "1"), "org": task_set.get("org")}
+
+
+def task_set_title(task_set: dict[str, Any]) -> str:
+    if task_set["version"] == "original":
+        return "the original CRMArena task set"
+    org = task_set.get("org") or {}
+    built = ", ".join(f"{key} {show(org[key])}" for key in ("seed", "scale", "sha256") if key in org)
+    return f"task set v{task_set['version']}" + (f" (org {built})" if built else "")
+
+
+def key_text(value: Any) -> str:
+    """A value as canonical text, so that configurations can be compared and used as keys."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+def show(value: Any) -> str:
+    """A configuration value as a label shows it: digests shortened, nothing as "default"."""
+    if value is None:
+        return "default"
+    if isinstance(value, dict):
+        return ", ".join(f"{key} {show(item)}" for key, item in value.items() if item is not None) or "all"
+    if isinstance(value, str) and len(value) == 64 and all(char in "0123456789abcdef" for char in value):
+        return value[:8]
+    if isinstance(value, list | tuple):
+        return ",".join(map(str, value)) or "none"
+    return str(value)
+
+
+def differences(configurations: list[dict[str, Any]]) -> list[str]:
+    """The configuration fields whose values are not the same in every one of ``configurations``."""
+    return [name for name in CONFIGURATION
+            if len({key_text(config.get(name)) for config in configurations}) > 1]  # fmt: skip
+
+
+def describe(config: dict[str, Any], fields: list[str]) -> str:
+    """``fields`` of ``config`` as label words: ``temperature 0.7 · sampling limit 10 · task set v2 (…)``."""
+    return " · ".join(task_set_title(config[name]) if name == "task_set" else f"{CONFIGURATION[name]} "
+                      f"{show(config.get(name))}" for name in fields)  # fmt: skip
