@@ -20,8 +20,10 @@ from mock_org.ids import make_id
 
 # Records the reference solutions of the chosen instances read: task 910 reads this case, task 520
 # this contact, its account and this product; the user owns the case.
-RENAMED = {"Case": "500Ws000000001zIAA", "Contact": "003Ws0000000028IAA", "Account": "001Ws0000000022IAA",
-           "Product2": "01tWs000000001uIAA", "User": "005Ws000000000gIAA"}  # fmt: skip
+# Records the committed instances 520 (named_entity_disambiguation: its contact, the contact's account, the
+# product) and 910 (policy_violation_identification: its case and the case's owner) name.
+RENAMED = {"Case": "500Ws000000009DIAQ", "Contact": "003Ws000000001oIAA", "Account": "001Ws000000001nIAA",
+           "Product2": "01tWs000000002cIAA", "User": "005Ws000000000DIAQ"}  # fmt: skip
 CHANGED_CASE, DELETED_EMAIL = "500Ws0000000005IAA", "02sWs0000000009IAA"
 
 

@@ -11,15 +11,14 @@ from typing import Any
 
 from fixtures.generate.vocab import ISSUE_NAMES
 from fixtures.tasks import truth
+from fixtures.tasks.drafting import CAPS as DEFAULT_CAPS
 from fixtures.tasks.drafting import Context
+from fixtures.tasks.generate import CAPS
 from fixtures.tasks.model import CANARY, TASK_BY_NAME, TASKS, Instance
 from fixtures.tasks.policies import WINDOWED
 from fixtures.tasks.purchases import kind_of
 from fixtures.tasks.records import OrgRecords, parse_datetime
 from fixtures.tasks.windows import Window, midnight
-
-NONE_SHARE = (0.25, 0.35)
-MAX_SHARE = 0.25
 
 
 def layout(instances: list[Instance], per_task: int) -> list[str]:
@@ -62,18 +61,17 @@ def ground_truth(instances: list[Instance], org: OrgRecords) -> list[str]:
 
 
 def shares(instances: list[Instance]) -> list[str]:
-    """None share 25–35 % where None is possible and 0 elsewhere; no other answer above 25 %."""
+    """None is exactly the task's ``none_share`` of its instances (0 for a task never None); no other answer
+    covers more than the loosest cap of the task's steps (docs/tasks.md)."""
     problems = []
     for spec in TASKS:
         answers = Counter(instance.answer for instance in instances if instance.task == spec.name)
         total = sum(answers.values())
-        none_share = answers[None] / total
-        if spec.may_be_none and not NONE_SHARE[0] <= none_share <= NONE_SHARE[1]:
-            problems.append(f"{spec.name}: None share {none_share:.0%}")
-        if not spec.may_be_none and answers[None]:
-            problems.append(f"{spec.name}: {answers[None]} None answers")
+        if answers[None] != round(spec.none_share * total):
+            problems.append(f"{spec.name}: None share {answers[None] / total:.0%}, not {spec.none_share:.0%}")
+        cap = max(1, int(CAPS.get(spec.name, DEFAULT_CAPS)[-1] * total))
         top = max((count for answer, count in answers.items() if answer is not None), default=0)
-        if top / total > MAX_SHARE:
+        if top > cap:
             problems.append(f"{spec.name}: one answer covers {top / total:.0%}")
     return problems
 
@@ -84,8 +82,14 @@ def _months(params: dict[str, Any]) -> list[tuple[int, int]]:
     return Window(start, end, "", (), None, None).calendar_months()
 
 
+# The rules that read closures or hand-overs: every case of their window has settled by the day asked on
+# (the others read only what happened inside the window, so later events cannot change their answer).
+SETTLED = frozenset({"handle_time", "best_region_identification"})
+
+
 def windows(instances: list[Instance], context: Context) -> list[str]:
-    """Windows are half-open and end by today; the day asked on is settled; monthly trends span ≤ 12 months."""
+    """Windows are half-open and end by today; the window of a rule reading closures is settled by today;
+    monthly trends span ≤ 12 months."""
     problems = []
     for instance in instances:
         if instance.task not in WINDOWED:
@@ -95,8 +99,8 @@ def windows(instances: list[Instance], context: Context) -> list[str]:
         start, end = parse_datetime(params["start"]), parse_datetime(params["end"])
         if not (start and end and start < end <= midnight(today)):
             problems.append(f"{instance.idx}: window {params['start']}–{params['end']} does not end by today {today}")
-        if not context.settled(today):
-            problems.append(f"{instance.idx}: a case opened before {today} still changes after it")
+        if instance.task in SETTLED and start and end and not context.settled(start, end, today):
+            problems.append(f"{instance.idx}: a case of the window still changes after {today}")
         if instance.task == "monthly_trend_analysis":
             months = _months(params)
             if len({month for _, month in months}) != len(months) or len(months) > 12:
@@ -133,20 +137,27 @@ def wording(instances: list[Instance], org: OrgRecords, original_queries: list[s
 
 
 def hard_in_the_right_way(instances: list[Instance], org: OrgRecords, latent: dict[str, Any]) -> list[str]:
-    """Disambiguation days hold a look-alike of the product; a breached policy is the case issue's article."""
+    """A disambiguation's answer is never the customer's only candidate: that day's orders hold another product,
+    or their purchases (any day, any status) hold another of the same kind. A breached policy is the article the
+    case's hidden plan breached: the case issue's own policy article, or a gesture policy's."""
     problems = []
+    articles = {policy["article_id"]: policy for policy in latent["policies"].values()}
     for instance in instances:
         params = instance.params
         if instance.task == "named_entity_disambiguation" and instance.answer is not None:
             noun = kind_of(org.products[instance.answer][0])[1]
             day = date.fromisoformat(params["purchase_date"])
-            others = truth.purchased_products(org, params["contact_id"], day) - {instance.answer}
-            if not any(kind_of(org.products[other][0])[1] == noun for other in others):
-                problems.append(f"{instance.idx}: no look-alike of the product in that day's orders")
+            that_day = truth.purchased_products(org, params["contact_id"], day) - {instance.answer}
+            ever = truth.purchased_products(org, params["contact_id"], None, any_status=True) - {instance.answer}
+            if not that_day and not any(kind_of(org.products[other][0])[1] == noun for other in ever):
+                problems.append(f"{instance.idx}: the product is the customer's only candidate")
         if instance.task == "policy_violation_identification" and instance.answer is not None:
-            issue = org.cases[params["case_id"]].issue_id
-            if latent["issues"][issue]["policy_article_id"] != instance.answer:
-                problems.append(f"{instance.idx}: the breached article is not the case issue's policy article")
+            issue = org.cases[params["case_id"]].issue_id or ""
+            own = latent["policies"][latent["issues"][issue]["policy"]]["article_id"]
+            if latent["cases"][params["case_id"]]["breached_article_id"] != instance.answer:
+                problems.append(f"{instance.idx}: the answer is not the article the case's plan breached")
+            if instance.answer != own and not articles.get(instance.answer, {}).get("general"):
+                problems.append(f"{instance.idx}: the breached article is neither the issue's policy nor a gesture's")
     return problems
 
 

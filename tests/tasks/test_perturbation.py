@@ -108,33 +108,41 @@ def _orders_with(org: OrgRecords, instance: Instance) -> list[str]:
 
 @pytest.mark.parametrize("breached", [True, False])
 def test_moving_the_order_date_across_the_window_flips_the_policy_verdict(
-    instances, records, latent_issues, change, breached
+    instances, records, change, breached
 ) -> None:
-    for instance in _of(instances, "policy_violation_identification", lambda i: (i.answer is not None) == breached):
-        scores = truth.evaluate(records, instance.task, instance.params).scores
+    def one_dated_grant(instance: Instance) -> bool:
+        """A review that rests on one granted solution its articles list, on an order line above its minimum."""
+        if (instance.answer is not None) != breached:
+            return False
+        checked = truth.evaluate(records, instance.task, instance.params).scores.get("checked", [])
+        return len(checked) == 1 and "window" in checked[0] and not checked[0]["below_minimum"]
+
+    for instance in _of(instances, "policy_violation_identification", one_dated_grant):
+        (grant,) = truth.evaluate(records, instance.task, instance.params).scores["checked"]
+        assert grant["late"] == breached
         case = records.cases[instance.params["case_id"]]
         order_id = records.order_items[case.order_item_id][0]
         effective = records.orders[order_id][2]
-        offered = effective + timedelta(days=scores["days_after_order"])
-        moved = offered if breached else offered - timedelta(days=scores["window_days"] + 10)
+        granted_on = effective + timedelta(days=grant["days"])
+        # Breached: the order now dates from the day of the grant. Kept: it dates from before the window began.
+        moved = granted_on if breached else granted_on - timedelta(days=grant["window"] + 10)
         after = change('UPDATE "Order" SET EffectiveDate = ? WHERE Id = ?', (moved.isoformat(), order_id))
-        expected = None if breached else latent_issues[case.issue_id]["policy_article_id"]
+        expected = None if breached else grant["article"]
         assert truth.evaluate(after, instance.task, instance.params).answer == expected
 
 
 def test_a_much_later_close_date_hands_the_quickest_state_to_the_runner_up(instances, records, change) -> None:
-    def single_case_winner(instance: Instance) -> bool:
-        return len(_closed_in_window(records, instance, instance.answer)) == 1
-
-    for instance in _of(instances, "best_region_identification", single_case_winner):
+    for instance in _of(instances, "best_region_identification", lambda i: True):
         scores = truth.evaluate(records, instance.task, instance.params).scores
         second = sorted((value, state) for state, value in scores.items() if state != instance.answer)
         if len(second) > 1 and second[0][0] == second[1][0]:
             continue
-        case = _closed_in_window(records, instance, instance.answer)[0]
-        later = change(
-            'UPDATE "Case" SET ClosedDate = ? WHERE Id = ?', (_dump_time(case.created + timedelta(days=7300)), case.id)
-        )
+        closed = _closed_in_window(records, instance, instance.answer)
+        case = closed[0]
+        assert case.closed is not None
+        delay = timedelta(days=7300)  # twenty years later: the state's mean grows by delay / its closed cases
+        assert scores[instance.answer] + delay.total_seconds() / len(closed) > second[0][0]
+        later = change('UPDATE "Case" SET ClosedDate = ? WHERE Id = ?', (_dump_time(case.closed + delay), case.id))
         assert truth.evaluate(later, instance.task, instance.params).answer == second[0][1]
 
 

@@ -44,4 +44,4 @@ def test_windows_of_every_kind_and_both_directions_are_asked(instances) -> None:
         asked = {(instance.params["direction"], instance.params["min_cases"]) for instance in instances
                  if instance.task == task and instance.answer is not None}  # fmt: skip
         assert {direction for direction, _ in asked} == {"min", "max"}
-        assert {threshold for _, threshold in asked} == set(range(6))
+        assert {threshold for _, threshold in asked} == set(range(3, 13))  # every threshold the drafts draw

@@ -147,24 +147,42 @@ def test_disambiguation_needs_the_product_on_that_days_activated_orders() -> Non
     )
 
 
-ARTICLE = ("Returns", "", "The following solutions are available:\n1. Store Credit: You get credit. This option is "
+ARTICLE = ("Returns", "", "This policy governs cases about: Issue.\n1. Store Credit: You get credit. This option is "
            "available for 90 days counted from the effective date of the order; after that it can't be offered.")  # fmt: skip
+GESTURE = ("Gestures", "", "These gestures may be added to a case about any issue, on top of its own solution:\n"
+           "1. Free Shipping: Next order ships free. This option is available for 10 days counted from the effective "
+           "date of the order; after that it can't be offered.")  # fmt: skip
 
 
 @pytest.mark.parametrize(("days", "answer"), [(90, None), (91, "ka0R")])
-def test_policy_breach_is_an_offer_more_days_after_the_order_than_the_window(days: int, answer) -> None:
-    offered = datetime(2023, 1, 2, 23, 59) + timedelta(days=days)
-    messages = {"c": [Message(offered - timedelta(hours=1), False, "I want store credit"),  # the customer's words
-                      Message(offered, True, "I can offer our store credit."),
-                      Message(offered + timedelta(days=1), True, "Summary: Store Credit")]}  # fmt: skip
-    records = org([case("c", A, offered - timedelta(hours=2), 200)], articles={"ka0R": ARTICLE}, messages=messages)
+def test_policy_breach_is_a_grant_more_days_after_the_order_than_the_window(days: int, answer) -> None:
+    granted_at = datetime(2023, 1, 2, 23, 59) + timedelta(days=days)
+    messages = {"c": [Message(granted_at - timedelta(days=3), True, "Would our Store Credit help?"),  # a proposal
+                      Message(granted_at - timedelta(hours=1), False, "I want store credit"),  # the customer's words
+                      Message(granted_at, True, "I've processed your Store Credit."),
+                      Message(granted_at + timedelta(days=1), True, "Your Store Credit has been issued.")]}  # fmt: skip
+    records = org([case("c", A, granted_at - timedelta(hours=2), 200)], articles={"ka0R": ARTICLE}, messages=messages)
     verdict = truth.policy_violation_identification(records, {"case_id": "c"})
-    assert (verdict.answer, verdict.scores["days_after_order"]) == (answer, days)
+    assert (verdict.answer, [row["days"] for row in verdict.scores["checked"]]) == (answer, [days])
 
 
-def test_an_offer_naming_two_solutions_is_ambiguous() -> None:
-    article = ("Two", "", ARTICLE[2] + "\n2. Full Refund: Money back. This option is available for 30 days counted "
-               "from the effective date of the order.")  # fmt: skip
-    messages = {"c": [Message(datetime(2023, 1, 5), True, "Full Refund or Store Credit, your choice.")]}
-    records = org([case("c", A, datetime(2023, 1, 4), 2000)], articles={"ka0R": article}, messages=messages)
-    assert truth.policy_violation_identification(records, {"case_id": "c"}).tied
+def test_a_solution_the_governing_article_does_not_list_breaches_it_unless_it_is_a_gesture() -> None:
+    messages = {"c": [Message(datetime(2023, 1, 5), True, "I've processed a Full Refund for you.")]}
+    records = org([case("c", A, datetime(2023, 1, 4), 2000)], articles={"ka0R": ARTICLE, "ka0G": GESTURE,
+                  "ka0F": ("Other", "", "This policy governs cases about: Else.\n1. Full Refund: Money back. This "
+                           "option is available for 30 days counted from the effective date of the order;")},
+                  messages=messages)  # fmt: skip
+    assert truth.policy_violation_identification(records, {"case_id": "c"}).answer == "ka0R"
+    messages = {"c": [Message(datetime(2023, 1, 5), True, "I've set up Free Shipping on your next order.")]}
+    records = org([case("c", A, datetime(2023, 1, 4), 2000)], articles={"ka0R": ARTICLE, "ka0G": GESTURE},
+                  messages=messages)  # fmt: skip
+    assert truth.policy_violation_identification(records, {"case_id": "c"}).answer is None  # 3 days, within 10
+
+
+def test_grants_breaching_two_articles_are_ambiguous() -> None:
+    late = datetime(2023, 1, 2) + timedelta(days=95)
+    messages = {"c": [Message(late, True, "I've processed your Store Credit and added Free Shipping too.")]}
+    records = org([case("c", A, late - timedelta(days=1), 2000)], articles={"ka0R": ARTICLE, "ka0G": GESTURE},
+                  messages=messages)  # fmt: skip
+    verdict = truth.policy_violation_identification(records, {"case_id": "c"})
+    assert (verdict.answer, verdict.tied) == (None, True)
