@@ -15,6 +15,8 @@ from typing import Any
 
 import pytest
 
+from mock_org.errors import MalformedQuery
+
 from . import reference as ref
 from .conftest import RECORDS
 
@@ -31,6 +33,7 @@ class Case:
 
 
 CASES: list[Case] = []
+OVERSIZED: list[str] = []  # aggregate queries whose reference result passes 2,000 rows
 
 
 def add(name: str, soql: str, columns: list[str], expected: list[tuple], ordered: bool = False) -> None:
@@ -104,10 +107,14 @@ for index, (start, end) in enumerate(windows):
         f"{soql_datetime(start)} AND CreatedDate <= {soql_datetime(end)} GROUP BY NewValue__c",
         ["NewValue__c", "expr0"], list(ref.group_count(owner_rows, lambda h: h["NewValue__c"]).items()))  # fmt: skip
     single = [case_id for case_id, n in ref.group_count(owner_rows, lambda h: h["CaseId__c"]).items() if n == 1]
-    add(f"non-transferred cases {index}",
-        f"SELECT CaseId__c FROM CaseHistory__c WHERE Field__c = 'Owner Assignment' AND CreatedDate >= {soql_datetime(start)} "
-        f"AND CreatedDate <= {soql_datetime(end)} GROUP BY CaseId__c HAVING COUNT(Id) = 1",
-        ["CaseId__c"], [(c,) for c in single])  # fmt: skip
+    non_transferred = (
+        f"SELECT CaseId__c FROM CaseHistory__c WHERE Field__c = 'Owner Assignment' AND CreatedDate >= "
+        f"{soql_datetime(start)} AND CreatedDate <= {soql_datetime(end)} GROUP BY CaseId__c HAVING COUNT(Id) = 1"
+    )
+    if len(single) > 2000:  # a real org refuses an aggregate result past one batch of 2,000 rows
+        OVERSIZED.append(non_transferred)
+    else:
+        add(f"non-transferred cases {index}", non_transferred, ["CaseId__c"], [(c,) for c in single])
     transfers = [h for h in owner_rows if h["OldValue__c"] is not None]
     add(f"transfers {index}",
         f"SELECT OldValue__c, CreatedDate FROM CaseHistory__c WHERE Field__c = 'Owner Assignment' AND OldValue__c != NULL "
@@ -344,6 +351,13 @@ def normalise(rows: list[tuple]) -> list[tuple]:
 def test_there_are_enough_queries() -> None:
     assert len(CASES) >= 250
     assert len({case.soql for case in CASES}) == len(CASES)
+
+
+@pytest.mark.parametrize("soql", OVERSIZED)
+def test_an_aggregate_result_past_one_batch_is_refused(engine, soql: str) -> None:
+    """As in a real org: an aggregate query cannot be paged with queryMore, so past 2,000 rows it is refused."""
+    with pytest.raises(MalformedQuery, match="Aggregate query does not support queryMore"):
+        engine.query(soql, batch_size=2000)
 
 
 @pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
