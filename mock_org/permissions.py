@@ -19,7 +19,10 @@ assigned to them, administrators included, as in a fresh org. No HTTP here.
 
 from __future__ import annotations
 
-from sqlalchemy import exists, select
+from collections.abc import Callable
+from typing import Any
+
+from sqlalchemy import Table, exists, select
 from sqlalchemy.engine import Connection
 
 from .errors import InsufficientAccessOrReadonly
@@ -65,17 +68,7 @@ class Permissions:
         """Whether an active assignment gives the user a permission set with PermissionsCreateAuditFields."""
         if self.schema.get("PermissionSetAssignment") is None:
             return False
-        sets = self.storage.table(self.schema["PermissionSet"])
-        assignments = self.storage.table(self.schema["PermissionSetAssignment"])
-        granted = (
-            select(assignments.c.Id)
-            .select_from(assignments.join(sets, sets.c.Id == assignments.c.PermissionSetId))
-            .where(
-                assignments.c.AssigneeId == user_id, assignments.c.IsActive == 1, assignments.c.IsDeleted == 0,
-                sets.c.IsDeleted == 0, sets.c.PermissionsCreateAuditFields == 1,
-            )
-        )  # fmt: skip
-        return bool(connection.execute(select(exists(granted))).scalar())
+        return self._assigned(connection, user_id, lambda sets: sets.c.PermissionsCreateAuditFields == 1)
 
     def views_all_data(self, connection: Connection, user_id: str) -> bool:
         """Whether an active assignment gives the user View All Data (the System Administrator profile's
@@ -86,6 +79,14 @@ class Permissions:
             return True
         if self.schema.get("PermissionSetAssignment") is None:
             return self.manages_users(connection, user_id)
+        return self._assigned(
+            connection,
+            user_id,
+            lambda sets: (sets.c.PermissionsViewAllData == 1) | (sets.c.PermissionsModifyAllData == 1),
+        )
+
+    def _assigned(self, connection: Connection, user_id: str, permission: Callable[[Table], Any]) -> bool:
+        """Whether an active assignment gives the user a live permission set meeting ``permission``."""
         sets = self.storage.table(self.schema["PermissionSet"])
         assignments = self.storage.table(self.schema["PermissionSetAssignment"])
         granted = (
@@ -93,7 +94,7 @@ class Permissions:
             .select_from(assignments.join(sets, sets.c.Id == assignments.c.PermissionSetId))
             .where(
                 assignments.c.AssigneeId == user_id, assignments.c.IsActive == 1, assignments.c.IsDeleted == 0,
-                sets.c.IsDeleted == 0, (sets.c.PermissionsViewAllData == 1) | (sets.c.PermissionsModifyAllData == 1),
+                sets.c.IsDeleted == 0, permission(sets),
             )
         )  # fmt: skip
         return bool(connection.execute(select(exists(granted))).scalar())
