@@ -1,7 +1,7 @@
 """How hard the v2 knowledge_qa bank is to shortcut: ``python -m benchmarks.knowledge_bank [--seed N] [--count N]``.
 
-Renders every article the bank asks about (the policy articles from vocab.POLICIES in the v2 layout, with
-their extra paragraph; the care and look-alike articles of fixtures.generate.articles_text), draws a
+Renders every article the bank asks about as the generator does (fixtures.generate.knowledge.article_drafts:
+the policy articles of vocab.POLICIES, the care and look-alike articles), draws a
 knowledge_qa sample the way the task's drafts do (every fact once per round, in a shuffled order, one of its
 wordings at random; the policy solutions' facts built from SOLUTION_QUESTIONS), and prints what the audit's
 knowledge_qa strategies score on it (token F1, as CRMArena's fuzzy metric) next to the word overlap of each
@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 from fixtures.audit.data import AuditData, tokens
 from fixtures.audit.run import reward
 from fixtures.audit.service import BM25, STRATEGIES, sentences
-from fixtures.generate.articles_text import CARE_ARTICLES, DISTRACTORS, POLICY_EXTRAS
-from fixtures.generate.vocab import POLICIES, Policy, Solution
+from fixtures.generate.knowledge import article_drafts
+from fixtures.generate.vocab import POLICIES, Policy
 from fixtures.tasks.knowledge_facts import FACTS, POLICY_TOPICS, SOLUTION_QUESTIONS, Fact
 from fixtures.tasks.model import Instance
 from fixtures.tasks.records import OrgRecords
@@ -31,32 +31,9 @@ SAMPLE_SIZE = 130
 _FUNCTION = frozenset("may might must".split())
 
 
-def _price(solution: Solution) -> str:
-    if solution.min_item_price is not None:
-        return f"; only for items priced at ${solution.min_item_price:g} or more"
-    if solution.min_order_total is not None:
-        return f"; only for orders totalling ${solution.min_order_total:g} or more"
-    return ""
-
-
-def policy_body(policy: Policy) -> str:
-    """A policy article's body in the v2 layout: intro, numbered solutions, conditions, extra paragraph."""
-    lines = [f"At Shoes & Clothings we want every problem solved fairly. {policy.intro}", ""]
-    lines.append("The following solutions are available:")
-    for number, solution in enumerate(policy.solutions, start=1):
-        what = solution.what[0].upper() + solution.what[1:]
-        lines.append(f"{number}. {solution.name}: {what}. This option is available for {solution.days} days "
-                     f"counted from the effective date of the order{_price(solution)}.")  # fmt: skip
-    lines += ["", f"Conditions: {policy.condition}", "", " ".join(POLICY_EXTRAS[policy.key])]
-    return "\n".join(lines)
-
-
 def articles() -> dict[str, tuple[str, str, str]]:
-    """Id → (Title, Summary, body) of every article, policy articles first."""
-    drafts = [(policy.title, "Which solutions this policy offers and when they apply.", policy_body(policy))
-              for policy in POLICIES]  # fmt: skip
-    drafts += [(title, summary, "\n\n".join(paragraphs)) for title, summary, paragraphs in CARE_ARTICLES + DISTRACTORS]
-    return {f"ka0{index:012d}": draft for index, draft in enumerate(drafts)}
+    """Id → (Title, Summary, body) of every article, as the generator writes them, policy articles first."""
+    return {f"ka0{index:012d}": (title, summary, body) for index, (title, summary, body, _) in enumerate(article_drafts())}
 
 
 def solution_facts(policy: Policy) -> list[tuple[str, Fact]]:
@@ -64,7 +41,7 @@ def solution_facts(policy: Policy) -> list[tuple[str, Fact]]:
     found = []
     for solution in policy.solutions:
         answers = {"days": f"{solution.days} days", "what": solution.what[0].upper() + solution.what[1:]}
-        if _price(solution):
+        if solution.min_item_price is not None or solution.min_order_total is not None:
             answers["price"] = f"${solution.min_item_price or solution.min_order_total:g}"
         for kind, answer in answers.items():
             questions = tuple(template.format(name=solution.name, topic=topic)
