@@ -1,16 +1,16 @@
-"""The README keeps up with the harness: every `crmarena eval` and `rescore` flag and every
-environment variable eval_suite reads is documented there."""
+"""The docs keep up with the harness: every `crmarena eval` and `rescore` flag and every environment
+variable eval_suite reads is documented in the README or docs/ (tests/documentation.py)."""
 
 from __future__ import annotations
 
 import argparse
 import re
-from pathlib import Path
 
 from eval_suite import eval_cli
+from tests import documentation
 
-ROOT = Path(__file__).resolve().parents[2]
-README = (ROOT / "README.md").read_text(encoding="utf-8")
+ROOT = documentation.ROOT
+DOCS = documentation.text()
 
 
 def test_every_eval_flag_is_documented() -> None:
@@ -19,7 +19,7 @@ def test_every_eval_flag_is_documented() -> None:
     commands = parser._subparsers._group_actions[0].choices  # type: ignore[union-attr]
     flags = {option for name in ("eval", "rescore") for action in commands[name]._actions
              for option in action.option_strings if option.startswith("--")}  # fmt: skip
-    assert sorted(flag for flag in flags - {"--help"} if f"`{flag}" not in README) == []
+    assert sorted(flag for flag in flags - {"--help"} if f"`{flag}" not in DOCS) == []
 
 
 def test_every_environment_variable_of_the_harness_is_documented() -> None:
@@ -32,8 +32,8 @@ def test_every_environment_variable_of_the_harness_is_documented() -> None:
             re.findall(r"[\"']((?:CRMARENA|SALESFORCE|OPENAI)_[A-Z_]+)[\"']", path.read_text(encoding="utf-8"))
         )
     assert names >= {"CRMARENA_TARGET", "CRMARENA_MOCK_URL", "SALESFORCE_DOMAIN", "OPENAI_BASE_URL"}
-    assert sorted(name for name in names if name not in README) == []
+    assert sorted(name for name in names if name not in DOCS) == []
 
 
-def test_the_readme_states_the_canary() -> None:
-    assert re.search(r"canary string `[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`", README)
+def test_the_docs_state_the_canary() -> None:
+    assert re.search(r"canary string `[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`", DOCS)

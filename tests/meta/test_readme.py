@@ -1,6 +1,7 @@
-"""The README stays true: the quick start is two commands (CI runs the second, the first answers), the
-command table names every `crmarena` command and only real ones, every flag is documented, the exit
-codes are the code's, and the default org's date is the manifest's."""
+"""The README and docs/ stay true: the quick start is two commands (CI runs the second, the first answers),
+the README is a front page of at most 200 lines whose command table names every `crmarena` command and only
+real ones, each linked to its page, every flag is documented on that page or in docs/cli.md, the exit codes
+are the code's, and the default org's date is the manifest's."""
 
 from __future__ import annotations
 
@@ -8,16 +9,20 @@ import argparse
 import json
 import re
 import shlex
-from pathlib import Path
+
+import pytest
 
 from eval_suite.cli import build_parser
 from mock_org import command_line
+from tests import documentation
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = documentation.ROOT
+README_TABLE = "| command | what it does | docs |"
+CLI_TABLE = "| command | flags and what it does |"
 
 
 def quick_start_commands() -> list[str]:
-    readme = (ROOT / "README.md").read_text()
+    readme = documentation.README.read_text(encoding="utf-8")
     section = readme.split("## Quick start", 1)[1]
     block = re.search(r"```bash\n(.*?)```", section, re.S)
     assert block is not None
@@ -36,11 +41,20 @@ def test_ci_runs_the_readme_test_command() -> None:
     assert test_command in ci_lines
 
 
-def command_table() -> list[str]:
-    """The first cell of each row of the README's command table (`crmarena …`)."""
-    readme = (ROOT / "README.md").read_text()
-    table = readme.split("| command | what it does |", 1)[1].split("\n\n", 1)[0]
+def command_table(header: str = README_TABLE, page: str = "README.md") -> list[str]:
+    """The first cell of each row of a command table (`crmarena …`): the README's, or docs/cli.md's."""
+    path = documentation.README if page == "README.md" else documentation.DOCS / page
+    table = path.read_text(encoding="utf-8").split(header, 1)[1].split("\n\n", 1)[0]
     return re.findall(r"^\| `(crmarena [^`]*)`", table, re.M)
+
+
+def readme_rows() -> dict[str, list[str]]:
+    """Each row of the README's command table: its command words → the docs pages the row links to."""
+    table = documentation.README.read_text(encoding="utf-8").split(README_TABLE, 1)[1].split("\n\n", 1)[0]
+    return {
+        words: re.findall(r"\]\(docs/([^)#]+)", rest)
+        for words, rest in re.findall(r"^\| `crmarena ([^`]*)` \|(.*)$", table, re.M)
+    }
 
 
 def subcommands() -> dict[str, argparse.ArgumentParser]:
@@ -62,8 +76,9 @@ def _has_children(parser: argparse.ArgumentParser) -> bool:
     return any(isinstance(action, argparse._SubParsersAction) for action in parser._actions)
 
 
-def test_the_command_table_names_every_command_and_only_real_ones() -> None:
-    rows = command_table()
+@pytest.mark.parametrize(("header", "page"), [(README_TABLE, "README.md"), (CLI_TABLE, "cli.md")])
+def test_the_command_table_names_every_command_and_only_real_ones(header: str, page: str) -> None:
+    rows = command_table(header, page)
     commands = subcommands()
     named = {words for words in commands for row in rows if row == f"crmarena {words}"
              or row.startswith(f"crmarena {words} ")}  # fmt: skip
@@ -73,28 +88,46 @@ def test_the_command_table_names_every_command_and_only_real_ones() -> None:
         assert words[0].startswith("--") or any(" ".join(words[: len(key.split())]) == key for key in commands), row
 
 
-def test_every_flag_of_every_command_is_documented() -> None:
-    readme = (ROOT / "README.md").read_text()
+def test_every_row_of_the_readme_command_table_links_to_a_docs_page() -> None:
+    rows = readme_rows()
+    assert rows and {words: pages for words, pages in rows.items() if not pages} == {}
+    missing = {page for pages in rows.values() for page in pages if not (documentation.DOCS / page).is_file()}
+    assert missing == set()
+
+
+def pages_of(words: str) -> str:
+    """What documents a command: the README, docs/cli.md and the pages its README row links to."""
+    linked = {page for row, pages in readme_rows().items() for page in pages
+              if words and (row == words or row.startswith(f"{words} "))}  # fmt: skip
+    paths = [documentation.README, documentation.DOCS / "cli.md", *(documentation.DOCS / page for page in linked)]
+    return "\n\n".join(path.read_text(encoding="utf-8") for path in paths)
+
+
+def test_every_flag_of_every_command_is_documented_on_its_page() -> None:
     missing = []
     for words, parser in [("", build_parser()), *subcommands().items()]:
+        text = pages_of(words)
         for action in parser._actions:
             for flag in action.option_strings:
-                if flag.startswith("--") and flag != "--help" and f"`{flag}" not in readme and f" {flag}" not in readme:
+                if (
+                    flag.startswith("--")
+                    and flag != "--help"
+                    and not any(f"{before}{flag}" in text for before in "` [")
+                ):
                     missing.append(f"crmarena {words} {flag}")
     assert missing == []
 
 
 def test_the_exit_code_table_matches_the_code() -> None:
-    readme = (ROOT / "README.md").read_text()
-    table = readme.split("| code | meaning |", 1)[1].split("\n\n", 1)[0]
+    table = documentation.text().split("| code | meaning |", 1)[1].split("\n\n", 1)[0]
     documented = {int(code) for code in re.findall(r"^\| (\d+) \|", table, re.M)}
     codes = {value for name, value in vars(command_line).items() if name.isupper() and isinstance(value, int)}
     assert documented == codes
 
 
-def test_the_readme_states_the_default_org_reference_date() -> None:
+def test_the_docs_state_the_default_org_reference_date() -> None:
     manifest = json.loads((ROOT / "fixtures" / "data" / "default" / "manifest.json").read_text())
-    assert f"**{manifest['as_of_date']}**" in (ROOT / "README.md").read_text()
+    assert f"**{manifest['as_of_date']}**" in documentation.text()
 
 
 def test_the_quick_start_runs_the_oracle_on_the_default_org() -> None:
@@ -104,3 +137,7 @@ def test_the_quick_start_runs_the_oracle_on_the_default_org() -> None:
     assert command[0] == "eval"
     settings = config_from(build_parser().parse_args(command)).check()
     assert settings.agent == "oracle" and settings.tasks_file is None and settings.db is None and settings.model is None
+
+
+def test_the_readme_is_a_front_page_of_at_most_200_lines() -> None:
+    assert len(documentation.README.read_text(encoding="utf-8").splitlines()) <= 200

@@ -1,16 +1,16 @@
-"""The README keeps up with the server: every `crmarena serve` flag and every CRMARENA_ variable the
-org's code reads is documented there."""
+"""The docs keep up with the server: every `crmarena serve` flag and every CRMARENA_ variable the org's
+code reads is documented in the README or docs/ (tests/documentation.py)."""
 
 from __future__ import annotations
 
 import argparse
 import re
-from pathlib import Path
 
 from mock_org.server import cli
+from tests import documentation
 
-ROOT = Path(__file__).resolve().parents[2]
-README = (ROOT / "README.md").read_text(encoding="utf-8")
+ROOT = documentation.ROOT
+DOCS = documentation.text()
 
 
 def test_every_serve_flag_is_documented() -> None:
@@ -18,7 +18,7 @@ def test_every_serve_flag_is_documented() -> None:
     cli.add(parser.add_subparsers())
     serve = parser._subparsers._group_actions[0].choices["serve"]  # type: ignore[union-attr]
     flags = {option for action in serve._actions for option in action.option_strings if option.startswith("--")}
-    missing = sorted(flag for flag in flags - {"--help"} if f"`{flag}" not in README and f" {flag}" not in README)
+    missing = sorted(flag for flag in flags - {"--help"} if f"`{flag}" not in DOCS and f" {flag}" not in DOCS)
     assert missing == []
 
 
@@ -26,4 +26,4 @@ def test_every_environment_variable_is_documented() -> None:
     names = set()
     for path in (ROOT / "mock_org").rglob("*.py"):
         names |= set(re.findall(r"CRMARENA_[A-Z_]+", path.read_text(encoding="utf-8")))
-    assert names and sorted(name for name in names if name not in README) == []
+    assert names and sorted(name for name in names if name not in DOCS) == []

@@ -12,16 +12,17 @@ from pathlib import Path
 from mock_org.server import cli, tls
 from mock_org.server.limits import LIMITS, ServerLimits, from_args
 from mock_org.server.serve import serve_org
+from tests import documentation
 
-README = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+DOCS = documentation.text()  # the Limits table is in docs/serving.md
 
 
-def test_every_limit_has_a_flag_and_a_row_in_the_readme() -> None:
+def test_every_limit_has_a_flag_and_a_row_in_the_docs() -> None:
     assert sorted(limit.field for limit in LIMITS) == sorted(field.name for field in dataclasses.fields(ServerLimits))
-    table = README.split("### Limits", 1)[1].split("\n\n#", 1)[0]
+    table = DOCS.split("### Limits", 1)[1].split("\n\n#", 1)[0]
     for limit in LIMITS:
         row = re.search(rf"^\| [^|]+ \| {re.escape(limit.shown())} \| `{limit.flag}`[^|]* \|$", table, re.M)
-        assert row is not None, f"README's Limits table lacks {limit.flag} with its default {limit.shown()}"
+        assert row is not None, f"the docs' Limits table lacks {limit.flag} with its default {limit.shown()}"
         if limit.env:
             assert limit.env in row.group(0)
 
