@@ -97,8 +97,8 @@ def test_every_row_of_the_readme_command_table_links_to_a_docs_page() -> None:
 
 def pages_of(words: str) -> str:
     """What documents a command: the README, docs/cli.md and the pages its README row links to."""
-    linked = {page for row, pages in readme_rows().items() for page in pages
-              if words and (row == words or row.startswith(f"{words} "))}  # fmt: skip
+    rows = readme_rows()
+    linked = {page for row in rows if words and (row == words or row.startswith(f"{words} ")) for page in rows[row]}
     paths = [documentation.README, documentation.DOCS / "cli.md", *(documentation.DOCS / page for page in linked)]
     return "\n\n".join(path.read_text(encoding="utf-8") for path in paths)
 
