@@ -59,19 +59,12 @@ class Oracle:
                 worked_out.append(f"{step['derive']}({_arguments_text(arguments)}) = {_short(readings[-1])}")
                 continue
             name = step.get("tool", "")
-            if name == RESPOND:
+            if name == RESPOND:  # a model's answer is text; None is written as the respond schema asks
                 content = arguments.get("content")
                 arguments = {"content": content if isinstance(content, str) else str(content)}
-            call_id = f"call_{index}"
-            arguments_text = json.dumps(arguments, ensure_ascii=False)
-            episode.messages.append({
-                "role": "assistant", "content": "\n".join(worked_out) or None,
-                "tool_calls": [{"id": call_id, "type": "function",
-                                "function": {"name": name, "arguments": arguments_text}}],
-            })  # fmt: skip
-            episode.turns += 1
+            call_id, arguments_text = _ask(episode, index, name, arguments, "\n".join(worked_out))
             worked_out = []
-            if name == RESPOND:  # as the function-calling agent reads its final call
+            if name == RESPOND:  # read back as the function-calling agent reads its final call
                 episode.answer = json.loads(arguments_text)["content"]
                 episode.end_reason = {"source": "oracle", "message": "responded", "content": episode.answer}
                 return
@@ -92,6 +85,15 @@ class Oracle:
             return operation(**arguments)
         except Exception as error:  # a derive that fails on what the tools showed is a reference the path cannot follow
             raise OracleError(f"instance {context.instance.idx}, step {index} ({name}): {error}") from error
+
+
+def _ask(episode: Episode, index: int, name: str, arguments: dict[str, Any], reasoning: str) -> tuple[str, str]:
+    """Append the assistant turn calling ``name``, as a model writes it; its call id and JSON arguments."""
+    call_id, arguments_text = f"call_{index}", json.dumps(arguments, ensure_ascii=False)
+    call = {"id": call_id, "type": "function", "function": {"name": name, "arguments": arguments_text}}
+    episode.messages.append({"role": "assistant", "content": reasoning or None, "tool_calls": [call]})
+    episode.turns += 1
+    return call_id, arguments_text
 
 
 def _arguments_text(arguments: dict[str, Any]) -> str:
