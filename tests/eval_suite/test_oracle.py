@@ -137,3 +137,9 @@ def test_an_observation_reads_back_as_the_value_a_model_sees() -> None:
     assert read_observation(render("2021-04-01T00:00:00Z")) == "2021-04-01T00:00:00Z"
     assert read_observation(render("around 48 hours")) == "around 48 hours"
     assert read_observation(render(None)) is None and read_observation(render(3.5)) == 3.5
+
+
+@pytest.mark.slow
+def test_the_oracle_scores_every_instance_of_the_default_set(tmp_path: Path) -> None:
+    result = run(RunConfig(agent="oracle", workers=2, progress=False, out=tmp_path / "run"))
+    assert len(result.records) == 1170 and {record["status"] for record in result.records} == {PASSED}
