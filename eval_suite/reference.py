@@ -6,11 +6,14 @@ through the client; ``{"derive": NAME, "args": {...}}`` runs a pure derive opera
 (0-based, an earlier step) and ``{"$ref": i, "path": [k, …]}`` for a part of it (dict keys, list
 indexes). The last step is ``{"tool": "respond", "args": {"content": …}}``: its resolved content is
 the answer (a string, or null for None).
+
+``run_reference`` executes a reference directly on an org client: the task tests, the benchmarks and the
+real-org lane's conformance replay use it. The oracle agent does not: it follows a reference through the
+agents' Toolbox (eval_suite.agents.oracle), with only ``resolve`` from here.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 from simple_salesforce import Salesforce
@@ -56,17 +59,11 @@ def run_step(sf: Salesforce, step: dict[str, Any], outputs: list[Any]) -> Any:
     return registry.call(sf, step.get("tool", ""), args)
 
 
-def steps(sf: Salesforce, reference: list[dict[str, Any]]) -> Iterator[tuple[dict[str, Any], Any]]:
-    """Each step with its output, in order (for an oracle agent that shows its work)."""
-    outputs: list[Any] = []
-    for step in reference:
-        outputs.append(run_step(sf, step, outputs))
-        yield step, outputs[-1]
-
-
 def run_reference(sf: Salesforce, reference: list[dict[str, Any]]) -> Any:
     """The answer the reference solution reaches on the org behind ``sf``."""
     if not reference or reference[-1].get("tool") != "respond":
         raise ReferenceError("a reference ends with a respond step")
-    outputs = [output for _, output in steps(sf, reference)]
+    outputs: list[Any] = []
+    for step in reference:
+        outputs.append(run_step(sf, step, outputs))
     return outputs[-1]

@@ -1,6 +1,7 @@
 """Which tools an agent gets, from the tool registry: ``fc`` the 25 task tools, ``fc-sql`` those
-plus raw SOQL and SOSL, the oracle every tool its reference solutions name; ``--tools`` keeps only
-the named categories (the paper's tool ablations). Also where the default task set lives."""
+plus raw SOQL and SOSL, the oracle every registered tool (it calls them as a model does, so an
+ablation fails the tasks that need a tool it removes); ``--tools`` keeps only the named categories
+(the paper's tool ablations). Also where the default task set lives."""
 
 from __future__ import annotations
 

@@ -1,2 +1,3 @@
 """The agents: the three CRMArena frameworks (Act, ReAct, function calling, with or without raw
-SOQL/SOSL), the oracle that replays each instance's reference solution, and two trivial baselines."""
+SOQL/SOSL), the oracle that follows each instance's reference solution through the agents' tool
+calls, and two trivial baselines."""

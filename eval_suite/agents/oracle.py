@@ -1,34 +1,106 @@
-"""The oracle: replays each instance's reference solution (eval_suite.reference) through the same
-tools, org client and target as every agent, and answers what its final respond step gives. Scoring
-100% proves that the tasks, the tools, the org and the scorer agree end to end."""
+"""The oracle: solves each instance from its reference solution the way a model agent would, so that
+scoring 100% proves the agents' own tool path answers every task.
+
+Every tool step is a tool call — a name and JSON arguments — through the episode's Toolbox, the
+same ``Toolbox.call`` the function-calling agents use (the tool registry, argument handling, error
+shaping, org-failure classification). What the oracle knows of a result is only what a model is
+shown: the observation text, read back as a Python literal. The few derive steps
+(eval_suite.derive) it works out itself from those readings, as a model reasons between calls, and
+the answer goes out as a ``respond`` call. Its trajectory is a function-calling conversation.
+"""
 
 from __future__ import annotations
 
+import ast
 import json
 from typing import Any
 
-from ..toolbox import org_failure
+from ..derive import OPERATIONS
+from ..errors import InfraError
+from ..reference import ReferenceError, resolve
+from ..toolbox import RESPOND
 from .base import Episode, EpisodeContext
+
+
+class OracleError(RuntimeError):
+    """A reference solution the agents' tool path cannot follow: a bug of ours, never a score."""
+
+
+def read_observation(text: str) -> Any:
+    """A tool result as a model reads it: the Python literal the observation spells, else the text itself."""
+    try:
+        return ast.literal_eval(text)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return text
 
 
 class Oracle:
     name = "oracle"
 
     def run(self, context: EpisodeContext) -> Episode:
-        from ..reference import steps
-
-        messages: list[dict[str, Any]] = [{"role": "user", "content": context.instance.query}]
-        answer: Any = None
+        episode = Episode(messages=[{"role": "user", "content": context.instance.query}])
         try:
-            for step, output in steps(context.toolbox.sf, list(context.instance.reference)):
-                messages.append({"role": "assistant", "content": json.dumps(step, ensure_ascii=False, default=str)})
-                messages.append({"role": "tool", "content": str(output)})
-                answer = output
-        except Exception as error:  # an org failure is infrastructure; anything else is a bug of ours
-            failure = org_failure(error)
-            if failure is not None:
-                raise failure from error
+            self._solve(context, episode)
+        except InfraError as error:
+            error.episode = episode  # type: ignore[attr-defined]  # the record keeps the partial conversation
             raise
-        text = "None" if answer is None else str(answer)
-        return Episode(messages=messages, answer=text, turns=len(context.instance.reference),
-                       end_reason={"source": "oracle", "message": "reference replayed", "content": text})  # fmt: skip
+        return episode
+
+    def _solve(self, context: EpisodeContext, episode: Episode) -> None:
+        readings: list[Any] = []  # what the oracle knows after each reference step, by step index
+        worked_out: list[str] = []  # derive steps since the last call: the reasoning of the next message
+        for index, step in enumerate(context.instance.reference):
+            try:
+                arguments = resolve(step.get("args", {}), readings)
+            except ReferenceError as error:
+                raise OracleError(f"instance {context.instance.idx}, step {index}: {error}") from None
+            if "derive" in step:
+                readings.append(self._derive(context, index, step["derive"], arguments))
+                worked_out.append(f"{step['derive']}({_arguments_text(arguments)}) = {_short(readings[-1])}")
+                continue
+            name = step.get("tool", "")
+            if name == RESPOND:  # a model's answer is text; None is written as the respond schema asks
+                content = arguments.get("content")
+                arguments = {"content": content if isinstance(content, str) else str(content)}
+            call_id, arguments_text = _ask(episode, index, name, arguments, "\n".join(worked_out))
+            worked_out = []
+            if name == RESPOND:  # read back as the function-calling agent reads its final call
+                episode.answer = json.loads(arguments_text)["content"]
+                episode.end_reason = {"source": "oracle", "message": "responded", "content": episode.answer}
+                return
+            observation = context.toolbox.call(name, json.loads(arguments_text))
+            episode.observation_sizes.append(len(observation.text))
+            episode.messages.append({"role": "tool", "tool_call_id": call_id, "content": observation.text})
+            if observation.error:
+                raise OracleError(f"instance {context.instance.idx}, step {index} ({name}): {observation.text}")
+            readings.append(read_observation(observation.text))
+        raise OracleError(f"instance {context.instance.idx}: the reference ends without a respond step")
+
+    @staticmethod
+    def _derive(context: EpisodeContext, index: int, name: str, arguments: dict[str, Any]) -> Any:
+        operation = OPERATIONS.get(name)
+        if operation is None:
+            raise OracleError(f"instance {context.instance.idx}, step {index}: unknown derive operation {name!r}")
+        try:
+            return operation(**arguments)
+        except Exception as error:  # a derive that fails on what the tools showed is a reference the path cannot follow
+            raise OracleError(f"instance {context.instance.idx}, step {index} ({name}): {error}") from error
+
+
+def _ask(episode: Episode, index: int, name: str, arguments: dict[str, Any], reasoning: str) -> tuple[str, str]:
+    """Append the assistant turn calling ``name``, as a model writes it; its call id and JSON arguments."""
+    call_id, arguments_text = f"call_{index}", json.dumps(arguments, ensure_ascii=False)
+    call = {"id": call_id, "type": "function", "function": {"name": name, "arguments": arguments_text}}
+    episode.messages.append({"role": "assistant", "content": reasoning or None, "tool_calls": [call]})
+    episode.turns += 1
+    return call_id, arguments_text
+
+
+def _arguments_text(arguments: dict[str, Any]) -> str:
+    return ", ".join(f"{key}={_short(value)}" for key, value in arguments.items())
+
+
+def _short(value: Any, limit: int = 120) -> str:
+    """A value as a trajectory shows a derive step's inputs and result: its repr, long ones elided."""
+    shown = repr(value)
+    return shown if len(shown) <= limit else shown[: limit - 3] + "..."
