@@ -75,6 +75,7 @@ def run_attempt(
         result, reward, status = None, 0.0, INFRA_ERROR
         error = {"type": "InfraError", "source": failure.source, "fatal": failure.fatal, "message": str(failure)}
     except Exception as failure:  # the runner's per-attempt guard: a bug of ours ends one attempt, not the run
+        episode = getattr(failure, "episode", episode)  # what the agent did before the bug, where it kept it
         result, reward, status = None, 0.0, HARNESS_ERROR
         error = {"type": type(failure).__name__, "message": str(failure), "traceback": traceback.format_exc()}
     return _record(instance, trial, status, reward, result, judgement, episode, error, started,

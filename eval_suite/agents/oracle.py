@@ -41,7 +41,7 @@ class Oracle:
         episode = Episode(messages=[{"role": "user", "content": context.instance.query}])
         try:
             self._solve(context, episode)
-        except InfraError as error:
+        except (InfraError, OracleError) as error:
             error.episode = episode  # type: ignore[attr-defined]  # the record keeps the partial conversation
             raise
         return episode

@@ -117,6 +117,7 @@ def test_a_tool_broken_in_the_toolbox_fails_the_oracle(healthy, tmp_path: Path, 
         assert records[task_id]["status"] == HARNESS_ERROR
         assert records[task_id]["error"]["type"] == "OracleError"
         assert f"({BROKEN}): " in records[task_id]["error"]["message"] and shown in records[task_id]["error"]["message"]
+        assert [name for name, _ in tool_calls(records[task_id])][-1] == BROKEN  # the record keeps the calls so far
 
 
 def test_an_org_failure_inside_a_tool_is_an_infra_error_that_keeps_the_calls_so_far(tmp_path: Path) -> None:
