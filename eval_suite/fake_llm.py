@@ -263,7 +263,7 @@ def _scripted(step: dict[str, Any], body: dict[str, Any], answer: str, native_to
 
 
 def read_script(path: Path) -> list[dict[str, Any]]:
-    """A script file: JSON Lines, one step per conversation turn (see the README's fake-llm section)."""
+    """A script file: JSON Lines, one step per conversation turn (docs/benchmark.md, fake endpoint)."""
     steps = []
     known = {"content", "tool_calls", "status", "message", "stall", "drop", "respond", "answer", "delay"}
     for number, line in enumerate(Path(path).read_text(encoding="utf-8").split("\n"), start=1):

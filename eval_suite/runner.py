@@ -68,7 +68,7 @@ PROMPT_FILES = {
     "fc": ["function_calling", "text_tools", "reminder_tools"],
     "fc-sql": ["function_calling", "function_calling_sql", "text_tools", "reminder_tools"],
 }
-# The command line's exit codes (README, "Exit codes"): an incomplete run waits for something unavailable.
+# The command line's exit codes (docs/cli.md, "Exit codes"): an incomplete run waits for something unavailable.
 EXIT_COMPLETE, EXIT_INCOMPLETE, EXIT_INTERRUPTED = 0, 5, 130
 INTERRUPTED = "interrupted"
 

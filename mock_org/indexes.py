@@ -26,7 +26,7 @@ costing a scan of every index at each prepare.
 An index on ``sf_fold`` needs the function in every connection that writes the table or checks it
 (storage.register_functions registers it, deterministic, as SQLite requires): another SQLite tool
 reads a prepared file freely, but its writes to those tables, VACUUM and ``PRAGMA integrity_check``
-fail with "unknown function: sf_fold()". The pristine dumps never get them; README, "Prepared
+fail with "unknown function: sf_fold()". The pristine dumps never get them; docs/cli.md, "Prepared
 files", says how to drop them.
 """
 

@@ -83,7 +83,7 @@ def _push(args: argparse.Namespace) -> int:
     if settings.kind == "mock" and not settings.mock_url:
         raise UsageError(
             "crmarena org push needs a target org: CRMARENA_TARGET=salesforce with SALESFORCE_*, or a running "
-            "mock at CRMARENA_MOCK_URL (README, 'A real org')"
+            "mock at CRMARENA_MOCK_URL (docs/real-org-lane.md)"
         )
     user_map = _json_object(args.user_map) if args.user_map else None
     dump = Dump(args.db if args.db is not None else default_org())

@@ -195,7 +195,7 @@ class Pusher:
             except Exception as error:
                 raise PushRefused(
                     f"the org has no {name} object ({_reason(error)}): enable the feature it belongs to and deploy "
-                    "the metadata (README, 'A real org')"
+                    "the metadata (docs/real-org-lane.md)"
                 ) from None
             self._describes[name] = {item["name"].lower(): item for item in described["fields"]}
         return self._describes[name]
@@ -434,7 +434,7 @@ def _check_results(name: str, batch: list[Mapping[str, Any]], results: Any) -> N
             hint = ""
             if code == "INVALID_FIELD_FOR_INSERT_UPDATE" and set(fields) & set(AUDIT_FIELDS):
                 hint = (
-                    "; the user lacks 'Set Audit Fields upon Record Creation': assign it (README, 'A real org') "
+                    "; the user lacks 'Set Audit Fields upon Record Creation': assign it (docs/real-org-lane.md) "
                     "or push with --without-audit-fields (the tasks that depend on dates will then fail)"
                 )
             raise PushRefused(f"the org refused {name} {row.get('Id')}: {code}: {error.get('message')}{hint}")

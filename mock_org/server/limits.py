@@ -1,7 +1,7 @@
 """Every limit a served org keeps, with its default and the ``crmarena serve`` flag that changes it.
 
 One table (``LIMITS``) is the source of the flags (cli.py), of the ``ServerLimits`` a server runs with,
-and of the README's list (tests/server/test_limits_documented.py checks that it names every limit,
+and of the list in docs/serving.md (tests/server/test_limits.py checks that it names every limit,
 its default and its flag). Where Salesforce documents a limit the default is the real org's, and
 the comment says where; where it does not (connections, bodies in memory, the mock's own job
 storage), the default keeps a server on a small machine answering its other clients while one
@@ -83,7 +83,7 @@ class Limit:
         return getattr(ServerLimits(), self.field)
 
     def shown(self, value: Any | None = None) -> str:
-        """A value of this limit as the README and ``--help`` write it: ``30 s``, ``150 MB``, ``16,384 bytes``."""
+        """A value of this limit as docs/serving.md and ``--help`` write it: ``30 s``, ``150 MB``, ``16,384 bytes``."""
         value = self.default if value is None else value
         if self.field.endswith("seconds"):
             return f"{value:g} s" if value < 86_400 or value % 86_400 else f"{value / 86_400:g} days"
@@ -146,7 +146,7 @@ def _parser_of(kind: type) -> Any:
 
 def add_flags(parser: argparse.ArgumentParser) -> None:
     """One flag per limit, each defaulting to the environment variable or the built-in default."""
-    group = parser.add_argument_group("limits", "what one client may take of the server (README, Limits)")
+    group = parser.add_argument_group("limits", "what one client may take of the server (docs/serving.md, Limits)")
     types = {f.name: f.type for f in dataclasses.fields(ServerLimits)}
     for limit in LIMITS:
         kind = int if types[limit.field] in (int, "int") else float

@@ -96,7 +96,7 @@ def empty_org(source: Path | None = None, *, audit: bool = True) -> Iterator[Emp
 
 
 def grant_audit_fields(org: EmptyOrg) -> None:
-    """What the README's recipe does in a real org: a permission set with the permission, assigned."""
+    """What the recipe of docs/real-org-lane.md does in a real org: a permission set with the permission, assigned."""
     sf = org.connect()
     me = sf.query(f"SELECT Id FROM User WHERE Username = '{org.username}'")["records"][0]["Id"]
     permission_set = sf.PermissionSet.create(

@@ -156,7 +156,7 @@ def test_another_sqlite_tool_reads_a_prepared_file_and_can_drop_the_fold_indexes
         assert plain.execute("SELECT COUNT(*) FROM \"Case\" WHERE Status = 'Closed'").fetchone() == (5,)
         with pytest.raises(sqlite3.OperationalError, match="sf_fold"):
             plain.execute("UPDATE \"Case\" SET Status = 'New' WHERE Status = 'Closed'")
-        # README, "Prepared files": the statements that drop them, made by the shell from the schema.
+        # docs/cli.md, "Prepared files": the statements that drop them, made by the shell from the schema.
         drops = plain.execute(
             "SELECT 'DROP INDEX \"' || name || '\";' FROM sqlite_master WHERE name LIKE 'fold\\_%' ESCAPE '\\'"
         ).fetchall()

@@ -51,7 +51,7 @@ def test_an_agent_cannot_grant_itself_what_an_administrator_has_not(private: Run
     forged = agent.post(f"{url}/sobjects/Case", json={"Subject": "x", "CreatedById": ADMIN,
                                                       "CreatedDate": "2019-01-01T00:00:00.000+0000"})  # fmt: skip
     assert forged.status_code == 400 and forged.json()[0]["errorCode"] == "INVALID_FIELD_FOR_INSERT_UPDATE"
-    # The administrator still grants and assigns, as the real-org recipe does (README, A real org).
+    # The administrator still grants and assigns, as the real-org recipe does (docs/real-org-lane.md).
     assigned = admin.post(f"{url}/sobjects/PermissionSetAssignment", json={"AssigneeId": ADMIN, "PermissionSetId": granted})
     assert assigned.status_code == 201, assigned.text
 
