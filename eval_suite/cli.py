@@ -14,6 +14,7 @@ import os
 import sys
 import traceback
 from collections.abc import Callable, Sequence
+from functools import partial
 from importlib import metadata
 
 import soql_parser
@@ -21,6 +22,7 @@ from eval_suite import doctor, eval_cli, fake_llm, report_cli
 from eval_suite.lane import cli as lane_cli
 from eval_suite.lane import conformance
 from fixtures import cli as fixtures_cli
+from fixtures.default import default_org
 from mock_org import cli as org_cli
 from mock_org import command_line
 from mock_org.command_line import CommandError, UsageError
@@ -79,12 +81,13 @@ def _add_parse(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=_parse_command)
 
 
-# Each entry adds one subcommand; later packages contribute theirs here.
+# Each entry adds one subcommand; later packages contribute theirs here. The engine's verbs (query, search,
+# org reset, serve) are given the default org, which fixtures builds and unpacks, a floor above the engine.
 SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [
     _add_parse,
-    org_cli.add,
+    partial(org_cli.add, default_org=default_org),
     fixtures_cli.add,
-    server_cli.add,
+    partial(server_cli.add, default_org=default_org),
     tls_cli.add,
     eval_cli.add,
     doctor.add,

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from importlib import resources
 from collections.abc import Iterator
 from contextlib import closing, contextmanager
 from dataclasses import dataclass
@@ -15,11 +16,10 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-import fixtures
 from fixtures.dump import DB_FILE, SCHEMA_FILE, is_sqlite_file, open_read_only
 from mock_org.command_line import BadFile
 
-DEFAULT_SCHEMA = Path(fixtures.__file__).parent / SCHEMA_FILE
+DEFAULT_SCHEMA = Path(str(resources.files("mock_org").joinpath(SCHEMA_FILE)))  # the engine's layout
 AUDIT_FIELDS = ("CreatedDate", "CreatedById", "LastModifiedDate", "LastModifiedById")
 
 

@@ -12,7 +12,8 @@ import pytest
 
 from eval_suite.cli import main
 from fixtures.default import default_org
-from fixtures.dump import DB_FILE, MANIFEST_FILE, sha256_of, write_database, write_json
+from fixtures.dump import write_database, write_json
+from mock_org.dump import DB_FILE, MANIFEST_FILE, sha256_of
 from mock_org.schema import default_schema
 
 from .builder import STAMP, build_org, rid
@@ -166,7 +167,7 @@ def test_the_default_today_is_the_org_reference_date(tmp_path: Path, capsys) -> 
 
 
 def test_without_a_manifest_today_is_the_day_of_the_latest_change(tmp_path: Path) -> None:
-    from fixtures.dump import reference_date
+    from mock_org.dump import reference_date
 
     folder = dump_folder(tmp_path / "dump", None)
     assert reference_date(folder / DB_FILE).isoformat() == STAMP[:10]  # every record was last changed then
@@ -176,7 +177,7 @@ def test_org_reset_restores_the_working_copy_and_waits_for_no_server(private_cac
     from mock_org.copies import serving, working_copy
     from mock_org.org import Org
 
-    path = working_copy()
+    path = working_copy(default_org(), private_cache)
     org = Org(path)
     org.create(
         "Issue__c",
