@@ -23,10 +23,10 @@ from pathlib import Path
 
 from sqlalchemy.exc import DatabaseError
 
-from .command_line import BadFile, Unavailable
 from .dump import DB_FILE, is_sqlite_file, open_read_only, quote
 from .schema import Schema, default_schema
 from .storage import Storage
+from .user_errors import BadFile, Unavailable
 
 READING_COPIES_KEPT = 4
 

@@ -32,7 +32,8 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..command_line import Unavailable, iso_date, port_number, positive_int
+from ..command_line import iso_date, port_number, positive_int
+from ..user_errors import OK, REFUSED, Unavailable
 from . import limits
 
 if TYPE_CHECKING:
@@ -107,14 +108,14 @@ def check(host: str, port: int, tls_dir: Path | None) -> int:
     target = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     if not files.ca_cert.exists():
         print(f"no mock org at {target}:{port}: no CA in {files.directory} yet", file=sys.stderr)
-        return 1
+        return REFUSED
     context = ssl.create_default_context(cafile=str(files.ca_cert))
     try:
         with urllib.request.urlopen(f"https://{target}:{port}/services/data", context=context, timeout=5) as answer:
-            return 0 if answer.status == 200 else 1
+            return OK if answer.status == 200 else REFUSED
     except OSError as error:
         print(f"no mock org at {target}:{port}: {error}", file=sys.stderr)
-        return 1
+        return REFUSED
 
 
 def claim_ports(host: str, ports: list[int]) -> None:

@@ -11,7 +11,7 @@ import shlex
 from pathlib import Path
 
 from eval_suite.cli import build_parser
-from mock_org import command_line
+from mock_org import user_errors
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -88,7 +88,7 @@ def test_the_exit_code_table_matches_the_code() -> None:
     readme = (ROOT / "README.md").read_text()
     table = readme.split("| code | meaning |", 1)[1].split("\n\n", 1)[0]
     documented = {int(code) for code in re.findall(r"^\| (\d+) \|", table, re.M)}
-    codes = {value for name, value in vars(command_line).items() if name.isupper() and isinstance(value, int)}
+    codes = {value for name, value in vars(user_errors).items() if name.isupper() and isinstance(value, int)}
     assert documented == codes
 
 

@@ -7,6 +7,7 @@ import argparse
 import re
 from pathlib import Path
 
+from fixtures import default_org
 from mock_org.server import cli
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -15,7 +16,7 @@ README = (ROOT / "README.md").read_text(encoding="utf-8")
 
 def test_every_serve_flag_is_documented() -> None:
     parser = argparse.ArgumentParser()
-    cli.add(parser.add_subparsers())
+    cli.add(parser.add_subparsers(), default_org=default_org)
     serve = parser._subparsers._group_actions[0].choices["serve"]  # type: ignore[union-attr]
     flags = {option for action in serve._actions for option in action.option_strings if option.startswith("--")}
     missing = sorted(flag for flag in flags - {"--help"} if f"`{flag}" not in README and f" {flag}" not in README)
