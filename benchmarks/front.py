@@ -17,6 +17,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import requests
 
+from fixtures import default_org
 from mock_org.server.serve import RunningOrg, serve_org
 
 CHEAP = "SELECT Id, Name FROM Account LIMIT 5"
@@ -82,7 +83,7 @@ def _under_attack(running: RunningOrg, token: str) -> float:
 
 
 def main(rounds: int = 3) -> None:
-    with serve_org(http_port=0) as running:
+    with serve_org(default_org(), http_port=0) as running:
         token = running.connect().session_id
         _latencies(running, token, 20)  # warm up
         medians, p99s, rates, attacked = [], [], [], []

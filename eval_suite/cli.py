@@ -1,7 +1,7 @@
 """The ``crmarena`` command: one entry point whose subcommands come from each package.
 
 ``main`` is the one place where failures become exit codes: a subcommand raises (a
-``mock_org.command_line.CommandError``, the org's ``SalesforceError``, an ``OSError``), and
+``mock_org.user_errors.CommandError``, the org's ``SalesforceError``, an ``OSError``), and
 ``main`` prints one line on stderr and returns the code; nothing prints a traceback unless
 ``CRMARENA_DEBUG=1``.
 """
@@ -14,6 +14,7 @@ import os
 import sys
 import traceback
 from collections.abc import Callable, Sequence
+from functools import partial
 from importlib import metadata
 
 import soql_parser
@@ -21,12 +22,13 @@ from eval_suite import doctor, eval_cli, fake_llm, report_cli
 from eval_suite.lane import cli as lane_cli
 from eval_suite.lane import conformance
 from fixtures import cli as fixtures_cli
+from fixtures.default import default_org
 from mock_org import cli as org_cli
-from mock_org import command_line
-from mock_org.command_line import CommandError, UsageError
+from mock_org import user_errors
 from mock_org.errors import SalesforceError
 from mock_org.server import cli as server_cli
 from mock_org.server import tls_cli
+from mock_org.user_errors import CommandError, UsageError
 
 
 class ArgumentParser(argparse.ArgumentParser):
@@ -61,9 +63,9 @@ def _parse_command(args: argparse.Namespace) -> int:
             print(refusal(code, error.caret_message(text)), file=sys.stderr)
             if error.expected:
                 print(f"expected one of: {', '.join(error.expected)}", file=sys.stderr)
-        return command_line.REFUSED
+        return user_errors.REFUSED
     print(repr(tree) if args.tree else soql_parser.to_text(tree))
-    return command_line.OK
+    return user_errors.OK
 
 
 def _add_parse(subparsers: argparse._SubParsersAction) -> None:
@@ -79,12 +81,13 @@ def _add_parse(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=_parse_command)
 
 
-# Each entry adds one subcommand; later packages contribute theirs here.
+# Each entry adds one subcommand; later packages contribute theirs here. The engine's verbs (query, search,
+# org reset, serve) are given the default org, which fixtures builds and unpacks, a floor above the engine.
 SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [
     _add_parse,
-    org_cli.add,
+    partial(org_cli.add, default_org=default_org),
     fixtures_cli.add,
-    server_cli.add,
+    partial(server_cli.add, default_org=default_org),
     tls_cli.add,
     eval_cli.add,
     doctor.add,
@@ -121,16 +124,16 @@ def _failure(error: BaseException) -> tuple[int, str | None]:
     if isinstance(error, BrokenPipeError):
         # The reader closed the pipe (`| head`): stop quietly, and let no later flush of stdout complain.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return command_line.BROKEN_PIPE, None
+        return user_errors.BROKEN_PIPE, None
     if isinstance(error, KeyboardInterrupt):
-        return command_line.INTERRUPTED, "crmarena: interrupted"
+        return user_errors.INTERRUPTED, "crmarena: interrupted"
     if isinstance(error, CommandError):
         return error.exit_code, f"crmarena: {error}" if not str(error).startswith("crmarena") else str(error)
     if isinstance(error, SalesforceError):
-        return command_line.REFUSED, refusal(error.error_code, error.message)
+        return user_errors.REFUSED, refusal(error.error_code, error.message)
     if isinstance(error, OSError):
-        return command_line.BAD_FILE, f"crmarena: {error}"
-    return command_line.INTERNAL, (
+        return user_errors.BAD_FILE, f"crmarena: {error}"
+    return user_errors.INTERNAL, (
         f"crmarena: internal error: {type(error).__name__}: {error} "
         "(a bug: please report it; CRMARENA_DEBUG=1 shows the traceback)"
     )
@@ -143,7 +146,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         handler = getattr(args, "handler", None)
         if handler is None:
             parser.print_help()
-            return command_line.OK
+            return user_errors.OK
         return int(handler(args))
     except SystemExit:
         raise  # --help and --version

@@ -37,7 +37,7 @@ def add(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _doctor(args: argparse.Namespace) -> int:
-    from mock_org.command_line import UNAVAILABLE
+    from mock_org.user_errors import UNAVAILABLE
 
     with refusals("doctor"):
         config = config_from(args).check()

@@ -4,7 +4,8 @@
 and is re-run on resume. ``fatal`` ones (a wrong API key, an unknown model, a replay cache miss)
 stop the run, because every other attempt would fail the same way. ``AgentError``: the model's own
 failure that ends the episode early (its context window overflowed). ``Cancelled``: the run is
-stopping; the attempt leaves no record.
+stopping; the attempt leaves no record. A mistake the user can fix (a bad flag, a file that cannot be
+used) is none of these: it is raised as one of mock_org/user_errors.py's errors, each with its exit code.
 """
 
 from __future__ import annotations

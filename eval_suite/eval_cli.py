@@ -11,7 +11,7 @@ from dataclasses import fields, replace
 from pathlib import Path
 from typing import Any
 
-from mock_org.command_line import BadFile, Unavailable, UsageError
+from mock_org.user_errors import BadFile, Unavailable, UsageError
 
 from .config import AGENTS, ConfigError, RunConfig, coerce, from_toml
 

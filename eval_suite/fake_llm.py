@@ -314,7 +314,7 @@ def add(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _command(args: argparse.Namespace) -> int:
-    from mock_org.command_line import BadFile, Unavailable, UsageError
+    from mock_org.user_errors import BadFile, Unavailable, UsageError
 
     if args.stall_after is not None and args.stall_after < 0:
         raise UsageError("crmarena fake-llm: --stall-after must be 0 or more")

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
+
+from mock_org.user_errors import BadFile, UsageError
 
 
 def add(subparsers: argparse._SubParsersAction) -> None:
@@ -34,8 +35,7 @@ def run(args: argparse.Namespace) -> int:
             return _diff(args)
         return _report(args)
     except ReportInputError as error:
-        print(f"crmarena report: {error}", file=sys.stderr)
-        return 1
+        raise BadFile(f"crmarena report: {error}") from None
 
 
 def _report(args: argparse.Namespace) -> int:
@@ -52,13 +52,11 @@ def _diff(args: argparse.Namespace) -> int:
     from .reports.runs import load_runs
 
     if len(args.runs) != 3:
-        print("crmarena report: diff takes exactly two runs: crmarena report diff A B", file=sys.stderr)
-        return 2
+        raise UsageError("crmarena report: diff takes exactly two runs: crmarena report diff A B")
     loaded = [load_runs([path]) for path in args.runs[1:]]
     for path, runs in zip(args.runs[1:], loaded, strict=True):
         if len(runs) != 1:
-            print(f"crmarena report: diff compares two runs, but {path} holds {len(runs)}", file=sys.stderr)
-            return 1
+            raise BadFile(f"crmarena report: diff compares two runs, but {path} holds {len(runs)}")
     first, second = loaded[0][0], loaded[1][0]
     result = diff(first, second)
     print(json.dumps(diff_json(first, second, result), indent=2) if args.json else format_diff(first, second, result))

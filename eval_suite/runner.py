@@ -29,6 +29,8 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from mock_org import user_errors
+
 from . import prompts
 from .agents.act import Act
 from .agents.base import Agent
@@ -68,8 +70,8 @@ PROMPT_FILES = {
     "fc": ["function_calling", "text_tools", "reminder_tools"],
     "fc-sql": ["function_calling", "function_calling_sql", "text_tools", "reminder_tools"],
 }
-# The command line's exit codes (docs/cli.md, "Exit codes"): an incomplete run waits for something unavailable.
-EXIT_COMPLETE, EXIT_INCOMPLETE, EXIT_INTERRUPTED = 0, 5, 130
+# The command line's exit codes (mock_org/user_errors.py): an incomplete run waits for something unavailable.
+EXIT_COMPLETE, EXIT_INCOMPLETE, EXIT_INTERRUPTED = user_errors.OK, user_errors.UNAVAILABLE, user_errors.INTERRUPTED
 INTERRUPTED = "interrupted"
 
 

@@ -6,12 +6,17 @@ changes show), or with ``--db`` a private prepared copy of that file; neither ev
 named. Their default "today" is the org's reference date (``as_of_date`` in its manifest). Answers
 are the REST API's JSON (``/query``, ``/queryAll``, ``/search``), a CSV or a table; a refused query
 is raised as the org's ``SalesforceError`` for ``crmarena``'s main to report.
+
+The default org is built and unpacked a floor above the engine (fixtures): the command tree passes
+``default_org``, which gives its pristine database when called.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +26,7 @@ FORMATS = ("json", "csv", "table")
 PAGE = 2000  # the REST API's default and largest page
 
 
-def add(subparsers: argparse._SubParsersAction) -> None:
+def add(subparsers: argparse._SubParsersAction, default_org: Callable[[], Path]) -> None:
     for name, what, handler in (
         ("query", "run a SOQL query against the org", _query),
         ("search", "run a SOSL search against the org", _search),
@@ -42,7 +47,7 @@ def add(subparsers: argparse._SubParsersAction) -> None:
         if name == "query":
             parser.add_argument("--all-rows", action="store_true", help="include deleted records (queryAll)")
             parser.add_argument("--all", action="store_true", help="follow every page: print all the records")
-        parser.set_defaults(handler=handler)
+        parser.set_defaults(handler=partial(handler, default_org=default_org))
     org = subparsers.add_parser(
         "org",
         help="manage the default org's working copy",
@@ -55,23 +60,23 @@ def add(subparsers: argparse._SubParsersAction) -> None:
         description="Throw away every change made through crmarena serve: remake the default org's working copy "
         "from the pristine dump (refused while a server serves it).",
     )
-    reset.set_defaults(handler=_reset)
+    reset.set_defaults(handler=partial(_reset, default_org=default_org))
 
 
-def _open(args: argparse.Namespace) -> Any:
+def _open(args: argparse.Namespace, default_org: Callable[[], Path]) -> Any:
     # Loaded here so that other crmarena commands start without the engine.
-    from fixtures.default import default_org
-    from fixtures.dump import reference_date
-
+    from .cache import cache_root
     from .clock import OrgClock
     from .copies import check_org_file, reading_copy, working_copy
+    from .dump import reference_date
     from .org import Org
 
     if args.db is None:
-        source, path = default_org(), working_copy()
+        source = default_org()
+        path = working_copy(source, cache_root())
     else:
         source = check_org_file(args.db)
-        path = reading_copy(source)
+        path = reading_copy(source, cache_root())
     return Org(path, clock=OrgClock.for_date(args.today or reference_date(source)), read_only=True)
 
 
@@ -79,11 +84,11 @@ def _text(args: argparse.Namespace) -> str:
     return sys.stdin.read() if args.text == "-" else args.text
 
 
-def _query(args: argparse.Namespace) -> int:
+def _query(args: argparse.Namespace, default_org: Callable[[], Path]) -> int:
     from .result_formats import every_page, print_result, progress_bar
 
     text = _text(args)
-    org = _open(args)
+    org = _open(args, default_org)
     try:
         body = org.query(text, include_deleted=args.all_rows, batch_size=PAGE)
         if args.all:
@@ -95,11 +100,11 @@ def _query(args: argparse.Namespace) -> int:
     return 0
 
 
-def _search(args: argparse.Namespace) -> int:
+def _search(args: argparse.Namespace, default_org: Callable[[], Path]) -> int:
     from .result_formats import print_result
 
     text = _text(args)
-    org = _open(args)
+    org = _open(args, default_org)
     try:
         body = org.search(text)
     finally:
@@ -108,10 +113,10 @@ def _search(args: argparse.Namespace) -> int:
     return 0
 
 
-def _reset(_args: argparse.Namespace) -> int:
-    from fixtures.default import default_org
-
+def _reset(_args: argparse.Namespace, default_org: Callable[[], Path]) -> int:
+    from .cache import cache_root
     from .copies import working_copy
 
-    print(f"reset {working_copy(reset=True)} from {default_org()}")
+    source = default_org()
+    print(f"reset {working_copy(source, cache_root(), reset=True)} from {source}")
     return 0

@@ -1,9 +1,5 @@
-"""What every ``crmarena`` subcommand shares: the mistakes a user can fix, each with its exit code,
-and the argument types that refuse a bad value before anything runs.
-
-A subcommand raises one of these errors (or an exception class derived from one) and
-``eval_suite.cli.main`` prints it as one line on stderr and exits with its code; no subcommand
-catches and prints errors itself. The codes are documented in the README.
+"""The argument types every ``crmarena`` subcommand shares: each refuses a bad value before anything runs
+(argparse reports it as a usage error, exit 2). The errors and exit codes are in user_errors.py.
 """
 
 from __future__ import annotations
@@ -13,39 +9,44 @@ import datetime as dt
 import math
 import re
 
-# The exit codes, one per kind of failure (README, "Exit codes").
-OK = 0
-REFUSED = 1  # the org refused the query, the query does not parse, no server answered the check
-USAGE = 2  # the command line itself is wrong
-BAD_FILE = 3  # a file named on the command line cannot be used as asked
-INVALID_DATA = 4  # the data breaks the dump's rules
-UNAVAILABLE = 5  # something the command needs is busy or out of reach: a port, an endpoint, the working copy
-INTERNAL = 70  # a bug (EX_SOFTWARE): CRMARENA_DEBUG=1 shows the traceback
-INTERRUPTED = 130  # Ctrl-C (128 + SIGINT)
-BROKEN_PIPE = 141  # the reader of our output went away, as in `crmarena query … | head` (128 + SIGPIPE)
+# Re-exported for one release: the errors and exit codes lived here before mock_org/user_errors.py.
+from .user_errors import (
+    BAD_FILE,
+    BROKEN_PIPE,
+    INTERNAL,
+    INTERRUPTED,
+    INVALID_DATA,
+    OK,
+    REFUSED,
+    UNAVAILABLE,
+    USAGE,
+    BadFile,
+    CommandError,
+    InvalidData,
+    Unavailable,
+    UsageError,
+)
 
-
-class CommandError(Exception):
-    """A failure the user can act on; the message says what is wrong and what to do."""
-
-    exit_code = REFUSED
-
-
-class UsageError(CommandError):
-    exit_code = USAGE
-
-
-class BadFile(CommandError):
-    exit_code = BAD_FILE
-
-
-class InvalidData(CommandError):
-    exit_code = INVALID_DATA
-
-
-class Unavailable(CommandError):
-    exit_code = UNAVAILABLE
-
+__all__ = [
+    "BAD_FILE",
+    "BROKEN_PIPE",
+    "INTERNAL",
+    "INTERRUPTED",
+    "INVALID_DATA",
+    "OK",
+    "REFUSED",
+    "UNAVAILABLE",
+    "USAGE",
+    "BadFile",
+    "CommandError",
+    "InvalidData",
+    "Unavailable",
+    "UsageError",
+    "iso_date",
+    "port_number",
+    "positive_int",
+    "positive_number",
+]
 
 # ----------------------------------------------------------------------------- argument types
 

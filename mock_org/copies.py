@@ -23,12 +23,10 @@ from pathlib import Path
 
 from sqlalchemy.exc import DatabaseError
 
-from fixtures.default import cache_root, default_org
-from fixtures.dump import DB_FILE, is_sqlite_file, open_read_only
-
-from .command_line import BadFile, Unavailable
+from .dump import DB_FILE, is_sqlite_file, open_read_only, quote
 from .schema import Schema, default_schema
 from .storage import Storage
+from .user_errors import BadFile, Unavailable
 
 READING_COPIES_KEPT = 4
 
@@ -73,8 +71,7 @@ def _layout_problem(connection: sqlite3.Connection, schema: Schema) -> str | Non
             "(crmarena fixtures import converts a dump in the original CRMArena layout)"
         )
     for sobject in schema:
-        quoted = '"' + sobject.name.replace('"', '""') + '"'
-        columns = {row[1].lower() for row in connection.execute(f"PRAGMA table_info({quoted})")}
+        columns = {row[1].lower() for row in connection.execute(f"PRAGMA table_info({quote(sobject.name)})")}
         absent = [field.name for field in sobject.field_list() if field.name.lower() not in columns]
         if absent:
             return f"{sobject.name} has no column {', '.join(absent[:6])}{' …' if len(absent) > 6 else ''}"
@@ -120,11 +117,11 @@ def prepared_copy(source: Path, target: Path, schema: Schema | None = None) -> P
     return target
 
 
-def reading_copy(path: Path) -> Path:
+def reading_copy(path: Path, cache_dir: Path) -> Path:
     """A prepared copy of the (checked) org database at ``path`` for read-only use, made once per
-    content and kept in the cache (the last few); ``path`` itself is only read."""
+    content and kept in ``cache_dir`` (the last few); ``path`` itself is only read."""
     digest = _content_digest(path)
-    target = cache_root() / "reading" / f"{digest[:32]}.db"
+    target = cache_dir / "reading" / f"{digest[:32]}.db"
     if target.is_file():
         os.utime(target)  # the copies least recently read are the ones dropped
         return target
@@ -147,14 +144,13 @@ def _content_digest(path: Path) -> str:
     return digest.hexdigest()
 
 
-def working_copy(reset: bool = False) -> Path:
-    """The default org's working copy in the cache, made from the pristine unpacked dump on first use
-    (or afresh with ``reset``); the dump beside it never changes.
+def working_copy(source: Path, cache_dir: Path, reset: bool = False) -> Path:
+    """The working copy of the pristine dump ``source`` (the default org's, unpacked) in ``cache_dir``,
+    made on first use (or afresh with ``reset``); ``source`` never changes.
 
     A reset is refused while a ``crmarena serve`` serves the copy (it holds ``serving``'s lock).
     """
-    source = default_org()
-    target = cache_root() / "served" / f"{source.parent.name}.db"
+    target = cache_dir / "served" / f"{source.parent.name}.db"
     if target.exists() and not reset:
         return target
     try:

@@ -3,7 +3,7 @@ FieldDefinition (served from the schema itself), PermissionSet and PermissionSet
 profile-owned permission set per profile, assigned to its users), and, in an org with person accounts,
 ``Account.PersonContactId`` and ``Contact.IsPersonAccount``.
 
-A dump holds only its data objects (fixtures/crmarena_schema.json is the dump layout), so ``org_schema``
+A dump holds only its data objects (mock_org/crmarena_schema.json is the dump layout), so ``org_schema``
 adds these to a data schema and ``prepare`` adds their tables and columns to a dump and fills them in
 when it is made ready to serve (Storage.prepare). Dumps written before these existed, ours and the
 original's, gain them the same way. Salesforce references: Object Reference, "EntityDefinition",

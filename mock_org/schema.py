@@ -14,7 +14,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-DEFAULT_SCHEMA = Path(__file__).resolve().parents[1] / "fixtures" / "crmarena_schema.json"
+# The dump layout: the engine serves it, fixtures generates data for it, and every dump carries a copy.
+DEFAULT_SCHEMA = Path(__file__).resolve().parent / "crmarena_schema.json"
 
 # Salesforce field types whose values are text in the API.
 TEXT_TYPES = frozenset({"id", "reference", "string", "textarea", "picklist", "multipicklist", "email", "phone", "url"})
@@ -228,7 +229,7 @@ def parse_sobject(data: dict[str, Any]) -> SObject:
 
 
 def load_schema(path: str | Path = DEFAULT_SCHEMA) -> Schema:
-    """Read a schema file (see fixtures/crmarena_schema.json for the format)."""
+    """Read a schema file (see mock_org/crmarena_schema.json for the format)."""
     with open(path, encoding="utf-8") as handle:
         data = json.load(handle)
     return Schema([parse_sobject(item) for item in data["objects"]], data.get("description", ""))

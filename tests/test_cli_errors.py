@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from eval_suite.cli import main
-from mock_org.command_line import BAD_FILE, BROKEN_PIPE, INTERNAL, INVALID_DATA, REFUSED, UNAVAILABLE, USAGE
+from mock_org.user_errors import BAD_FILE, BROKEN_PIPE, INTERNAL, INVALID_DATA, REFUSED, UNAVAILABLE, USAGE
 from tests.mock_org.builder import build_org, rid
 from tests.mock_org.conftest import tiny_records
 

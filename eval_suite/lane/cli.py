@@ -8,7 +8,8 @@ import os
 import time
 from pathlib import Path
 
-from mock_org.command_line import BadFile, UsageError, positive_int
+from mock_org.command_line import positive_int
+from mock_org.user_errors import BadFile, UsageError
 
 DEFAULT_IDMAP = Path("idmap.json")
 
@@ -68,7 +69,7 @@ def _metadata(args: argparse.Namespace) -> int:
 
 def _push(args: argparse.Namespace) -> int:
     from fixtures import default_org
-    from mock_org.command_line import Unavailable
+    from mock_org.user_errors import Unavailable
 
     from ..target import AmbiguousTarget, TargetSettings, TargetUnavailable, open_target
     from .push import Pusher

@@ -26,7 +26,8 @@ from tqdm import tqdm
 
 from fixtures.default import DEFAULT_DIR
 from fixtures.dump import MANIFEST_FILE, reference_date
-from mock_org.command_line import OK, REFUSED, BadFile, Unavailable, UsageError, iso_date, positive_int
+from mock_org.command_line import iso_date, positive_int
+from mock_org.user_errors import OK, REFUSED, BadFile, Unavailable, UsageError
 
 from ..errors import InfraError
 from ..records import write_json_atomic

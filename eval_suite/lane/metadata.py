@@ -1,6 +1,6 @@
 """``crmarena org metadata``: the Salesforce DX project that readies a real org for the CRMArena data.
 
-Generated from the dump layout (fixtures/crmarena_schema.json): every custom object (``…__c``) and
+Generated from the dump layout (mock_org/crmarena_schema.json): every custom object (``…__c``) and
 every custom field a fresh org lacks, a permission set (``CRMArena_Lane``) that grants access to them
 and the permissions a push needs, and the org settings the data needs. Two source folders, deployed
 in this order, because a permission set may grant "Set Audit Fields upon Record Creation" only once

@@ -34,7 +34,7 @@ from typing import Any
 from tqdm import tqdm
 
 from fixtures.dump import sha256_of
-from mock_org.command_line import CommandError, InvalidData
+from mock_org.user_errors import REFUSED, CommandError, InvalidData
 
 from ..records import write_json_atomic
 from .idmap import IdMap, load_idmap, save_idmap
@@ -58,7 +58,7 @@ _DATETIME = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d")
 class PushRefused(CommandError):
     """The org refused a record, or lacks what the dump needs (exit 1)."""
 
-    exit_code = 1
+    exit_code = REFUSED
 
 
 @dataclass

@@ -37,8 +37,8 @@ class SuiteQuery:
 
 
 def benchmark_objects() -> list[dict[str, Any]]:
-    """The 16 benchmark objects of fixtures/crmarena_schema.json (supporting objects left out)."""
-    schema = json.loads(resources.files("fixtures").joinpath("crmarena_schema.json").read_text(encoding="utf-8"))
+    """The 16 benchmark objects of mock_org/crmarena_schema.json (supporting objects left out)."""
+    schema = json.loads(resources.files("mock_org").joinpath("crmarena_schema.json").read_text(encoding="utf-8"))
     return [sobject for sobject in schema["objects"] if not sobject.get("supporting")]
 
 

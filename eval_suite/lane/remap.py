@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from fixtures.tasks.model import TaskFileError, read_task_file
-from mock_org.command_line import BadFile, InvalidData
 from mock_org.ids import to18
+from mock_org.user_errors import BadFile, InvalidData
 
 from ..records import write_records_atomic
 from .idmap import IdMap

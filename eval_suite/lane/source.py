@@ -12,14 +12,14 @@ from collections.abc import Iterator
 from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from functools import cached_property
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import fixtures
 from fixtures.dump import DB_FILE, SCHEMA_FILE, is_sqlite_file, open_read_only
-from mock_org.command_line import BadFile
+from mock_org.user_errors import BadFile
 
-DEFAULT_SCHEMA = Path(fixtures.__file__).parent / SCHEMA_FILE
+DEFAULT_SCHEMA = Path(str(resources.files("mock_org").joinpath(SCHEMA_FILE)))  # the engine's layout
 AUDIT_FIELDS = ("CreatedDate", "CreatedById", "LastModifiedDate", "LastModifiedById")
 
 

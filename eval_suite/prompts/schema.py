@@ -1,4 +1,4 @@
-"""The org's schema as an agent reads it, rendered from fixtures/crmarena_schema.json: every
+"""The org's schema as an agent reads it, rendered from mock_org/crmarena_schema.json: every
 benchmark object with its description, then each field with its type, what a reference points at,
 and its description."""
 
@@ -12,7 +12,7 @@ from typing import Any
 
 @cache
 def render_schema() -> str:
-    schema = json.loads(resources.files("fixtures").joinpath("crmarena_schema.json").read_text(encoding="utf-8"))
+    schema = json.loads(resources.files("mock_org").joinpath("crmarena_schema.json").read_text(encoding="utf-8"))
     objects = [sobject for sobject in schema["objects"] if not sobject.get("supporting")]
     lines = ["The objects of the org: " + ", ".join(sobject["name"] for sobject in objects) + "."]
     for sobject in objects:

@@ -41,7 +41,7 @@ def _score_cell(score: dict[str, Any] | None) -> Markup:
 
 def key_prefixes() -> dict[str, str]:
     """Key prefix → object, from the org schema: which 15- and 18-character words are record Ids."""
-    schema = json.loads(resources.files("fixtures").joinpath("crmarena_schema.json").read_text(encoding="utf-8"))
+    schema = json.loads(resources.files("mock_org").joinpath("crmarena_schema.json").read_text(encoding="utf-8"))
     return {sobject["keyPrefix"]: sobject["name"] for sobject in schema["objects"] if sobject.get("keyPrefix")}
 
 

@@ -7,6 +7,9 @@ its reference date (the manifest's ``as_of_date``) unless ``--today`` fixes anot
 
 Everything that can be refused is checked before anything is made: the database, then the ports,
 then the TLS files and the copy.
+
+The default org is built and unpacked a floor above the engine (fixtures): the command tree passes
+``default_org``, which gives its pristine database when called.
 """
 
 from __future__ import annotations
@@ -23,11 +26,14 @@ import sys
 import tempfile
 import threading
 import urllib.request
+from collections.abc import Callable
 from contextlib import ExitStack
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..command_line import Unavailable, iso_date, port_number, positive_int
+from ..command_line import iso_date, port_number, positive_int
+from ..user_errors import OK, REFUSED, Unavailable
 from . import limits
 
 if TYPE_CHECKING:
@@ -36,7 +42,7 @@ if TYPE_CHECKING:
     from .serve import Server
 
 
-def add(subparsers: argparse._SubParsersAction) -> None:
+def add(subparsers: argparse._SubParsersAction, default_org: Callable[[], Path]) -> None:
     parser = subparsers.add_parser(
         "serve",
         help="serve the CRMArena org over the Salesforce REST API (HTTPS)",
@@ -79,7 +85,7 @@ def add(subparsers: argparse._SubParsersAction) -> None:
         "--check", action="store_true", help="exit 0 if a server answers on --host/--port (writes nothing)"
     )
     limits.add_flags(parser)
-    parser.set_defaults(handler=run)
+    parser.set_defaults(handler=partial(run, default_org=default_org))
 
 
 def tls_names(args: argparse.Namespace) -> tuple[str, ...]:
@@ -102,14 +108,14 @@ def check(host: str, port: int, tls_dir: Path | None) -> int:
     target = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     if not files.ca_cert.exists():
         print(f"no mock org at {target}:{port}: no CA in {files.directory} yet", file=sys.stderr)
-        return 1
+        return REFUSED
     context = ssl.create_default_context(cafile=str(files.ca_cert))
     try:
         with urllib.request.urlopen(f"https://{target}:{port}/services/data", context=context, timeout=5) as answer:
-            return 0 if answer.status == 200 else 1
+            return OK if answer.status == 200 else REFUSED
     except OSError as error:
         print(f"no mock org at {target}:{port}: {error}", file=sys.stderr)
-        return 1
+        return REFUSED
 
 
 def claim_ports(host: str, ports: list[int]) -> None:
@@ -129,12 +135,12 @@ def claim_ports(host: str, ports: list[int]) -> None:
             raise Unavailable(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace, default_org: Callable[[], Path]) -> int:
+    """Serve the ``--db`` file, or the working copy of the pristine database ``default_org()`` gives."""
     # The server's modules load here, not at import, so that other crmarena commands start fast.
-    from fixtures.default import default_org
-    from fixtures.dump import reference_date
-
+    from ..cache import cache_root
     from ..copies import check_org_file, prepare_in_place, prepared_copy, serving, working_copy
+    from ..dump import reference_date
     from . import tls
 
     if args.check:
@@ -148,12 +154,12 @@ def run(args: argparse.Namespace) -> int:
 
             scratch = stack.enter_context(tempfile.TemporaryDirectory(prefix="crmarena-org-"))
             make = empty_copy if args.empty else prepared_copy
-            path = make(source if args.db is not None else working_copy(), Path(scratch) / "org.db")
+            path = make(source if args.db is not None else working_copy(source, cache_root()), Path(scratch) / "org.db")
         elif args.db is not None:
             path = source
             prepare_in_place(path)
         else:
-            path = working_copy(args.reset)
+            path = working_copy(source, cache_root(), args.reset)
             stack.enter_context(serving(path))
         if args.prepare_only:
             print(f"ready: {path}")

@@ -17,12 +17,11 @@ from typing import TYPE_CHECKING
 
 from flask import Flask
 
-from fixtures.dump import reference_date
-
 from .. import deadline
 from ..auth import admin_secrets
 from ..clock import OrgClock
 from ..copies import prepared_copy
+from ..dump import reference_date
 from ..empty import FRESH_POD, empty_copy
 from ..ids import POD
 from ..org import Org
@@ -113,7 +112,7 @@ class RunningOrg:
 
 @contextmanager
 def serve_org(
-    source: Path | str | None = None,
+    source: Path | str,
     *,
     read_only: bool = False,
     today: str | None = None,
@@ -126,18 +125,14 @@ def serve_org(
     empty: bool = False,
     clock: OrgClock | None = None,
 ) -> Iterator[RunningOrg]:
-    """A throw-away copy of an org (the default CRMArena org unless ``source`` names a dump), served on
-    a free loopback port for as long as the block runs; every write goes to the copy, which is deleted.
-    ``http_port`` adds plain HTTP (0 picks a free port). ``today`` fixes the org's date; without it the
+    """A throw-away copy of the org database ``source`` (``fixtures.default_org()`` is the default CRMArena
+    org's), served on a free loopback port for as long as the block runs; every write goes to the copy, which
+    is deleted. ``http_port`` adds plain HTTP (0 picks a free port). ``today`` fixes the org's date; without it the
     org's clock starts at the dump's reference date and runs; ``clock`` sets it outright (``OrgClock()`` keeps the
     machine's time, for a client that compares the org's timestamps with its own). ``query_timeout`` is how long
     a query may run. ``empty`` serves what a fresh org holds instead (mock_org/empty.py: the schema, the standard
     records, the users)."""
     settings = settings or Settings()
-    if source is None:
-        from fixtures import default_org
-
-        source = default_org()
     with tempfile.TemporaryDirectory(prefix="crmarena-org-") as scratch:
         path = (empty_copy if empty else prepared_copy)(Path(source), Path(scratch) / "org.db")
         if clock is None:

@@ -21,6 +21,8 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 
+from ..cache import cache_root
+
 HOST_NAMES = ("localhost", "login.salesforce.com", "test.salesforce.com")
 IP_ADDRESSES = ("127.0.0.1", "::1")
 CA_DAYS, SERVER_DAYS, RENEW_DAYS = 3650, 397, 30
@@ -56,8 +58,7 @@ def default_directory() -> Path:
     """``$CRMARENA_TLS_DIR``, else ``tls`` in the project's cache (``$CRMARENA_CACHE_DIR`` or ~/.cache/crmarena)."""
     if os.environ.get("CRMARENA_TLS_DIR"):
         return Path(os.environ["CRMARENA_TLS_DIR"])
-    cache = os.environ.get("CRMARENA_CACHE_DIR") or Path.home() / ".cache" / "crmarena"
-    return Path(cache) / "tls"
+    return cache_root() / "tls"
 
 
 def ensure(directory: Path | None = None, extra_names: tuple[str, ...] = ()) -> TlsFiles:

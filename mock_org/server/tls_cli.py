@@ -8,6 +8,8 @@ import shutil
 import sys
 from pathlib import Path
 
+from ..user_errors import CommandError
+
 
 def add(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
@@ -29,8 +31,7 @@ def run_export(args: argparse.Namespace) -> int:
 
     files = tls.TlsFiles(args.tls_dir or tls.default_directory())
     if not (files.ca_cert.exists() and files.bundle.exists()):
-        print(f"no mock CA in {files.directory}: `crmarena serve` makes it on its first start", file=sys.stderr)
-        return 1
+        raise CommandError(f"no mock CA in {files.directory}: `crmarena serve` makes it on its first start")
     if args.target == "-":
         sys.stdout.write(files.ca_cert.read_text(encoding="ascii"))
         return 0

@@ -31,8 +31,8 @@ from pathlib import Path
 from typing import Any
 
 from ..clock import OrgClock
-from ..command_line import Unavailable
 from ..shared import StateFile
+from ..user_errors import Unavailable
 from . import tls
 
 READY_SECONDS = 120.0  # how long a worker may take to open the org and start listening

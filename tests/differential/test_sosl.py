@@ -14,7 +14,7 @@ from . import reference as ref
 from .conftest import RECORDS
 
 R = RECORDS
-SCHEMA = json.loads((Path(__file__).resolve().parents[2] / "fixtures" / "crmarena_schema.json").read_text())
+SCHEMA = json.loads((Path(__file__).resolve().parents[2] / "mock_org" / "crmarena_schema.json").read_text())
 TEXT = {"string", "textarea", "email", "phone", "url"}
 
 

@@ -155,7 +155,11 @@ def test_the_command_writes_the_report_and_refuses_what_it_cannot_read(run_dirs:
     assert (tmp_path / "r" / "index.html").exists() and "react" in done.stdout
     refused = subprocess.run([sys.executable, "-m", "eval_suite.cli", "report", str(tmp_path / "nothing")], cwd=ROOT,
                              capture_output=True, text=True)  # fmt: skip
-    assert refused.returncode == 1 and "no such file" in refused.stderr and "Traceback" not in refused.stderr
+    assert refused.returncode == 3 and "no such file" in refused.stderr and "Traceback" not in refused.stderr
+    assert refused.stderr.startswith("crmarena report: ") and len(refused.stderr.splitlines()) == 1
+    lone = subprocess.run([sys.executable, "-m", "eval_suite.cli", "report", "diff", str(run_dirs["react"])], cwd=ROOT,
+                          capture_output=True, text=True)  # fmt: skip
+    assert lone.returncode == 2 and lone.stderr == "crmarena report: diff takes exactly two runs: crmarena report diff A B\n"
     compared = subprocess.run([sys.executable, "-m", "eval_suite.cli", "report", "diff", str(run_dirs["react"]),
                                str(run_dirs["null"])], cwd=ROOT, capture_output=True, text=True)  # fmt: skip
     assert compared.returncode == 0 and "case_routing:" in compared.stdout

@@ -83,8 +83,9 @@ class EmptyOrg:
 
 @contextmanager
 def empty_org(source: Path | None = None, *, audit: bool = True) -> Iterator[EmptyOrg]:
-    """An empty org; with ``audit`` its administrator holds "Set Audit Fields upon Record Creation"."""
-    with serve_org(source, empty=True) as running:
+    """An empty org (made from ``source``, the default org unless given); with ``audit`` its administrator holds
+    "Set Audit Fields upon Record Creation"."""
+    with serve_org(source if source is not None else default_org(), empty=True) as running:
         org = EmptyOrg(running)
         try:
             if audit:

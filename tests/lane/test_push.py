@@ -19,7 +19,7 @@ from eval_suite.cli import main
 from eval_suite.lane.idmap import load_idmap, save_idmap
 from eval_suite.lane.push import MATCHED, Pusher, PushRefused
 from eval_suite.lane.source import Dump
-from mock_org.command_line import REFUSED
+from mock_org.user_errors import REFUSED
 
 from .helpers import cut_dump, empty_org, org_digest, source_digest
 

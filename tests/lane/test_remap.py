@@ -10,7 +10,7 @@ import pytest
 from eval_suite.cli import main
 from eval_suite.lane.idmap import IdMap, save_idmap
 from eval_suite.lane.remap import Remapper, UnmappedId
-from mock_org.command_line import INVALID_DATA
+from mock_org.user_errors import INVALID_DATA
 
 CASE, CASE_ORG = "500Ws0000000001IAA", "500Fr000000000aIAA"
 USER, USER_ORG = "005Ws0000000002IAA", "005Fr0000000007IAA"

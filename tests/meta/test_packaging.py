@@ -9,6 +9,7 @@ import ast
 import fnmatch
 import re
 import sys
+import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -67,3 +68,20 @@ def test_the_docker_smoke_needs_only_the_standard_library_on_the_host() -> None:
                 [node.module or ""] if isinstance(node, ast.ImportFrom) else [])  # fmt: skip
             for name in names:
                 assert name.split(".")[0] in sys.stdlib_module_names, f"host python3 imports {name}"
+
+
+def test_every_file_the_libraries_read_ships_with_them() -> None:
+    """A non-Python file inside a library package (the schema, templates, prompts, the default org) is
+    package data, so an installed crmarena (the Docker image's ``pip install .``) has it too."""
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    patterns = pyproject["tool"]["setuptools"]["package-data"]
+    unshipped = []
+    for pattern in pyproject["tool"]["setuptools"]["packages"]["find"]["include"]:
+        package = pattern.rstrip("*")
+        for path in sorted((ROOT / package).rglob("*")):
+            relative = path.relative_to(ROOT / package).as_posix()
+            if not path.is_file() or path.suffix in (".py", ".pyc") or path.name == "README.md":
+                continue
+            if not any(fnmatch.fnmatch(relative, glob) for glob in patterns.get(package, [])):
+                unshipped.append(f"{package}/{relative}")
+    assert unshipped == []

@@ -13,7 +13,7 @@ import shlex
 import pytest
 
 from eval_suite.cli import build_parser
-from mock_org import command_line
+from mock_org import user_errors
 from tests import documentation
 
 ROOT = documentation.ROOT
@@ -121,7 +121,7 @@ def test_every_flag_of_every_command_is_documented_on_its_page() -> None:
 def test_the_exit_code_table_matches_the_code() -> None:
     table = documentation.text().split("| code | meaning |", 1)[1].split("\n\n", 1)[0]
     documented = {int(code) for code in re.findall(r"^\| (\d+) \|", table, re.M)}
-    codes = {value for name, value in vars(command_line).items() if name.isupper() and isinstance(value, int)}
+    codes = {value for name, value in vars(user_errors).items() if name.isupper() and isinstance(value, int)}
     assert documented == codes
 
 

@@ -12,7 +12,8 @@ import pytest
 
 from eval_suite.cli import main
 from fixtures.default import default_org
-from fixtures.dump import DB_FILE, MANIFEST_FILE, sha256_of, write_database, write_json
+from fixtures.dump import write_database, write_json
+from mock_org.dump import DB_FILE, MANIFEST_FILE, sha256_of
 from mock_org.schema import default_schema
 
 from .builder import STAMP, build_org, rid
@@ -166,7 +167,7 @@ def test_the_default_today_is_the_org_reference_date(tmp_path: Path, capsys) -> 
 
 
 def test_without_a_manifest_today_is_the_day_of_the_latest_change(tmp_path: Path) -> None:
-    from fixtures.dump import reference_date
+    from mock_org.dump import reference_date
 
     folder = dump_folder(tmp_path / "dump", None)
     assert reference_date(folder / DB_FILE).isoformat() == STAMP[:10]  # every record was last changed then
@@ -176,7 +177,7 @@ def test_org_reset_restores_the_working_copy_and_waits_for_no_server(private_cac
     from mock_org.copies import serving, working_copy
     from mock_org.org import Org
 
-    path = working_copy()
+    path = working_copy(default_org(), private_cache)
     org = Org(path)
     org.create(
         "Issue__c",
@@ -198,3 +199,35 @@ def test_org_reset_restores_the_working_copy_and_waits_for_no_server(private_cac
     assert sorted(item.name for item in pristine.parent.iterdir()) == sorted(
         [DB_FILE, MANIFEST_FILE, "latent.json", "crmarena_schema.json", "tasks.jsonl"]
     )
+
+
+def test_engine_commands_use_the_default_org_they_are_given(tmp_path: Path, private_cache: Path, capsys) -> None:
+    """query, search and org reset take the default org from the command tree (the engine builds none): given
+    another pristine dump, they read and reset its working copy in the cache folder and never change the dump."""
+    import argparse
+
+    from mock_org import cli as org_cli
+
+    folder = dump_folder(tmp_path / "other-default", "2023-05-15")
+    before = files_and_hashes(folder)
+    asked: list[Path] = []
+
+    def given() -> Path:
+        asked.append(folder / DB_FILE)
+        return folder / DB_FILE
+
+    parser = argparse.ArgumentParser()
+    org_cli.add(parser.add_subparsers(), default_org=given)
+
+    def run(*words: str) -> int:
+        args = parser.parse_args(words)
+        return args.handler(args)
+
+    assert run("query", "--format", "json", "SELECT Id FROM Case WHERE CreatedDate = YESTERDAY ORDER BY Id") == 0
+    assert [r["Id"] for r in json.loads(capsys.readouterr().out)["records"]] == [CASES[3], CASES[4]]  # its as_of_date
+    assert run("search", "--format", "json", "FIND {refund} RETURNING Case(Subject)") == 0
+    assert json.loads(capsys.readouterr().out)["searchRecords"][0]["Subject"] == "Refund please"
+    assert run("org", "reset") == 0
+    working = private_cache / "served" / "other-default.db"
+    assert capsys.readouterr().out == f"reset {working} from {folder / DB_FILE}\n" and working.is_file()
+    assert len(asked) == 3 and files_and_hashes(folder) == before

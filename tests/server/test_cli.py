@@ -188,7 +188,7 @@ def test_tls_export_before_any_server_says_so(tmp_path: Path) -> None:
 def test_serve_starts_at_the_org_reference_date_and_its_clock_runs(
     org_dump: Path, tls_files: tls.TlsFiles, monkeypatch
 ) -> None:  # type: ignore[no-untyped-def]
-    from fixtures.dump import reference_date
+    from mock_org.dump import reference_date
 
     process = crmarena("serve", "--db", str(org_dump), "--copy", "--port", "0", "--tls-dir", str(tls_files.directory))
     try:

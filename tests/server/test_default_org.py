@@ -7,13 +7,14 @@ from collections.abc import Iterator
 import pytest
 from simple_salesforce import Salesforce
 
+from fixtures import default_org
 from mock_org.server import tls
 from mock_org.server.serve import RunningOrg, serve_org
 
 
 @pytest.fixture(scope="module")
 def default(tls_files: tls.TlsFiles) -> Iterator[RunningOrg]:
-    with serve_org(today="2023-05-15", tls_files=tls_files) as running:
+    with serve_org(default_org(), today="2023-05-15", tls_files=tls_files) as running:
         yield running
 
 
