@@ -39,7 +39,7 @@ def test_the_original_task_file_loads_with_its_type_key() -> None:
     [
         ("{not json\n", "line 1: not valid JSON"),
         ('{"idx": 0, "task": "dance", "query": "", "metadata": {}}\n', "unknown task"),
-        ('[{"idx": 0, "type": "handle_time"}]', "fields 'query', 'metadata' are missing"),
+        ('[{"idx": 0, "type": "handle_time"}]', "fields 'query', 'metadata', 'answer' are missing"),
     ],
 )
 def test_a_bad_task_file_is_refused_with_where(tmp_path: Path, text: str, message: str) -> None:
