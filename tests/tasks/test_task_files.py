@@ -32,6 +32,9 @@ def test_the_original_task_file_loads_with_its_type_key() -> None:
     assert {spec.name: sum(i.task == spec.name for i in loaded) for spec in TASKS} == {spec.name: 130 for spec in TASKS}
     assert all(i.params == {} and i.reference == [] and i.canary is None for i in loaded)
     assert sum(i.answer is None for i in loaded if i.task == "handle_time") == 39
+    # The harness takes each instance's day from its context's "Today's date" line (no params in these files).
+    dated = [i for i in loaded if "Today's date:" in i.required]
+    assert len(dated) == 780 and all(i.today is not None and i.today in i.required for i in dated)
 
 
 @pytest.mark.parametrize(
