@@ -40,7 +40,8 @@ from eval_suite.tools import registry
 from fixtures.build import build
 from fixtures.default import DEFAULT_SEED, cache_root, default_org
 from fixtures.dump import DB_FILE, TASKS_FILE
-from fixtures.tasks.model import Instance, read_task_file
+from fixtures.tasks.model import Instance
+from fixtures.tasks.task_file import read_task_file
 from mock_org.clock import OrgClock
 from mock_org.copies import prepared_copy
 from mock_org.indexes import FOLD_PREFIX, create_indexes

@@ -50,7 +50,7 @@ def _doctor(args: argparse.Namespace) -> int:
 def diagnose(config: RunConfig, show: Any) -> bool:
     """Check and describe the run ``config`` would make; whether it could start. ``show(label, text)``
     prints one finding."""
-    from fixtures.tasks.model import read_task_file
+    from fixtures.tasks.task_file import read_task_file
 
     from .llm import LLM, EndpointConfig, PriceTable
     from .probe import EndpointUnavailable, check_endpoint

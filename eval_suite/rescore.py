@@ -9,7 +9,7 @@ import datetime as dt
 from pathlib import Path
 from typing import Any
 
-from fixtures.tasks.model import read_task_file
+from fixtures.tasks.task_file import read_task_file
 
 from .records import (
     FAILED,

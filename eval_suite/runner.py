@@ -29,7 +29,8 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from fixtures.tasks.model import Instance, TaskFile, read_task_file
+from fixtures.tasks.model import Instance
+from fixtures.tasks.task_file import TaskFile, read_task_file
 
 from . import prompts
 from .agents.act import Act

@@ -2,7 +2,7 @@
 task, in file order) or ``--sample`` (N of each task, stratified by answer kind, with a seed), and the
 plan a complete run of that configuration scores.
 
-The file itself is read and checked by the one task-file loader, ``fixtures.tasks.model.read_task_file``;
+The file itself is read and checked by the one task-file loader, ``fixtures.tasks.task_file.read_task_file``;
 its ``TaskFile`` and ``Instance`` are what the harness, the agents and the scorer use.
 """
 
@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import random
 
-from fixtures.tasks.model import Instance, TaskFile
+from fixtures.tasks.model import Instance
+from fixtures.tasks.task_file import TaskFile
 
 
 def select(task_file: TaskFile, tasks: list[str] | None, limit: int | None) -> list[Instance]:

@@ -26,7 +26,8 @@ from tqdm import tqdm
 
 from fixtures.default import DEFAULT_DIR
 from fixtures.dump import MANIFEST_FILE, reference_date
-from fixtures.tasks.model import Instance, read_task_file
+from fixtures.tasks.model import Instance
+from fixtures.tasks.task_file import read_task_file
 from mock_org.command_line import OK, REFUSED, BadFile, Unavailable, UsageError, iso_date, positive_int
 
 from ..errors import InfraError

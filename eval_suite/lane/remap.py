@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from fixtures.tasks.model import read_task_file
+from fixtures.tasks.task_file import read_task_file
 from mock_org.command_line import InvalidData
 from mock_org.ids import to18
 

@@ -15,7 +15,8 @@ from eval_suite.config import RunConfig
 from eval_suite.runner import RunRefused, run
 from eval_suite.selection import sample, select
 from eval_suite.tools_catalog import default_task_file
-from fixtures.tasks.model import Instance, TaskFile, read_task_file
+from fixtures.tasks.model import Instance
+from fixtures.tasks.task_file import TaskFile, read_task_file
 
 
 @pytest.fixture(scope="module")

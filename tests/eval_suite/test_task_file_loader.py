@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from fixtures.tasks.model import TaskFileError, read_task_file, write_jsonl
+from fixtures.tasks.task_file import TaskFileError, read_task_file, write_jsonl
 
 from .conftest import task_rows
 from .test_task_file_errors import V2, jsonl, original_array
