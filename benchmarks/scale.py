@@ -23,7 +23,6 @@ the time to build the indexes at each scale.
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import shutil
 import sqlite3
@@ -41,6 +40,8 @@ from eval_suite.tools import registry
 from fixtures.build import build
 from fixtures.default import DEFAULT_SEED, cache_root, default_org
 from fixtures.dump import DB_FILE, TASKS_FILE
+from fixtures.tasks.model import Instance
+from fixtures.tasks.task_file import read_task_file
 from mock_org.clock import OrgClock
 from mock_org.copies import prepared_copy
 from mock_org.indexes import FOLD_PREFIX, create_indexes
@@ -178,10 +179,9 @@ def _label(tool: str, args: dict[str, Any]) -> str:
 def record_calls(org: Org, tasks_file: Path, per_task: int, seed: int = 1) -> list[ToolCall]:
     """The tool calls (with their query texts) of ``per_task`` sampled instances of each task, and one
     call of each querying tool the references leave out."""
-    by_task: dict[str, list[dict[str, Any]]] = {}
-    for line in tasks_file.read_text().splitlines():
-        instance = json.loads(line)
-        by_task.setdefault(instance["task"], []).append(instance)
+    by_task: dict[str, list[Instance]] = {}
+    for instance in read_task_file(tasks_file).instances:
+        by_task.setdefault(instance.task, []).append(instance)
     client = RecordingClient(org)
     calls: list[ToolCall] = []
     original_call = registry.call
@@ -199,8 +199,8 @@ def record_calls(org: Org, tasks_file: Path, per_task: int, seed: int = 1) -> li
     try:
         for task, instances in sorted(by_task.items()):
             for instance in random.Random(seed).sample(instances, min(per_task, len(instances))):
-                current[:] = [task, instance["idx"]]
-                run_reference(client, instance["reference"])
+                current[:] = [task, instance.idx]
+                run_reference(client, instance.reference)
         current[:] = ["(tools the references leave out)", 0]
         for name, arguments in _extra_calls(org):
             registry.call(client, name, arguments)

@@ -15,13 +15,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from fixtures.tasks.model import Instance
+
 from .agents.base import Agent, Episode, EpisodeContext
 from .errors import Cancelled, InfraError
 from .judge import judge
 from .llm import LLM
 from .records import AGENT_ERROR, FAILED, HARNESS_ERROR, INFRA_ERROR, PASSED
 from .scoring import score
-from .task_set import Instance
 from .toolbox import Tool, Toolbox
 
 

@@ -50,16 +50,17 @@ def _doctor(args: argparse.Namespace) -> int:
 def diagnose(config: RunConfig, show: Any) -> bool:
     """Check and describe the run ``config`` would make; whether it could start. ``show(label, text)``
     prints one finding."""
+    from fixtures.tasks.task_file import read_task_file
+
     from .llm import LLM, EndpointConfig, PriceTable
     from .probe import EndpointUnavailable, check_endpoint
     from .runner import describe_selection, select_instances
     from .target import TargetSettings, TargetUnavailable, open_target
-    from .task_set import load_task_file
     from .tools_catalog import agent_tools, default_task_file
 
-    task_set = load_task_file(config.tasks_file or default_task_file())
-    instances = select_instances(task_set, config)
-    show("tasks", describe_selection(task_set, config, len(instances)))
+    task_file = read_task_file(config.tasks_file or default_task_file())
+    instances = select_instances(task_file, config)
+    show("tasks", describe_selection(task_file, config, len(instances)))
     settings = TargetSettings.from_env(db=config.db, timeout=config.org_timeout)
     settings = replace(settings, timeout=min(settings.timeout, CHECK_TIMEOUT))
     ready = True

@@ -153,10 +153,11 @@ def say(text: str) -> None:
 @contextmanager
 def refusals(command: str) -> Iterator[None]:
     """Turn the reasons a run cannot start into the command line's errors and exit codes."""
+    from fixtures.tasks.task_file import TaskFileError
+
     from .probe import EndpointUnavailable
     from .runner import RunRefused
     from .target import AmbiguousTarget, TargetUnavailable
-    from .task_set import TaskFileError
 
     try:
         yield

@@ -9,6 +9,8 @@ import datetime as dt
 from pathlib import Path
 from typing import Any
 
+from fixtures.tasks.task_file import read_task_file
+
 from .records import (
     FAILED,
     MANIFEST_FILE,
@@ -23,7 +25,6 @@ from .records import (
 )
 from .reports.leaderboard import summarize
 from .scoring import score
-from .task_set import load_task_file
 
 
 def rescore(run_dir: Path, tasks_file: Path | None = None) -> dict[str, Any]:
@@ -31,7 +32,7 @@ def rescore(run_dir: Path, tasks_file: Path | None = None) -> dict[str, Any]:
     if not manifest_path.exists() or not records_path.exists():
         raise FileNotFoundError(f"{run_dir} is not a run directory (no {MANIFEST_FILE} and {RECORDS_FILE})")
     manifest = read_json(manifest_path)
-    gold = {instance.idx: instance for instance in load_task_file(tasks_file).instances} if tasks_file else {}
+    gold = {instance.idx: instance for instance in read_task_file(tasks_file).instances} if tasks_file else {}
     records = list(latest(read_records(records_path)).values())
     for record in records:
         if record["status"] in (PASSED, FAILED):

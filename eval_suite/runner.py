@@ -29,6 +29,8 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from fixtures.tasks.model import Instance
+from fixtures.tasks.task_file import TaskFile, read_task_file
 from mock_org import user_errors
 
 from . import prompts
@@ -60,8 +62,8 @@ from .records import (
     write_json_atomic,
 )  # fmt: skip
 from .reports.leaderboard import summarize
+from .selection import plan, sample, select
 from .target import TargetSettings, open_target
-from .task_set import Instance, TaskSet, load_task_file
 from .tools_catalog import agent_tools, default_task_file
 
 PROMPT_FILES = {
@@ -101,8 +103,8 @@ def run(
     is told, in a line each, what the run is about to do (the instances, the target, the endpoint)."""
     config = config.check()
     say = say or (lambda text: None)
-    task_set = load_task_file(config.tasks_file or default_task_file())
-    instances = select_instances(task_set, config)
+    task_file = read_task_file(config.tasks_file or default_task_file())
+    instances = select_instances(task_file, config)
     chosen_tools = tuple(tools) if tools is not None else agent_tools(config.agent, config.tools)
     prices = PriceTable.load(config.prices)
     if config.max_cost is not None and config.agent in MODEL_AGENTS and prices.find(config.model) is None:
@@ -112,7 +114,7 @@ def run(
     out.mkdir(parents=True, exist_ok=True)
     previous = read_json(out / MANIFEST_FILE) if (out / MANIFEST_FILE).exists() else None
     cache = ResponseCache(config.cache, config.cache_mode) if config.cache else None
-    say(describe_selection(task_set, config, len(instances)))
+    say(describe_selection(task_file, config, len(instances)))
     try:
         with open_target(target_settings) as target:
             say(f"target: the {target.name}")
@@ -128,7 +130,7 @@ def run(
                 )
             protocol = _protocol(config, capabilities)
             agent = make_agent(config, protocol, instances)
-            manifest = _manifest(config, task_set, chosen_tools, protocol, capabilities, target.describe(), previous)
+            manifest = _manifest(config, task_file, chosen_tools, protocol, capabilities, target.describe(), previous)
             _check_resume(previous, manifest)
             write_json_atomic(out / MANIFEST_FILE, manifest)
             judge = _llm(config, config.judge, cache, prices, temperature=0.0) if config.judge else None
@@ -141,7 +143,7 @@ def run(
     return _finish(out, manifest, instances, config.trials, stopped)
 
 
-def describe_selection(task_set: TaskSet, config: RunConfig, count: int) -> str:
+def describe_selection(task_file: TaskFile, config: RunConfig, count: int) -> str:
     """One line: how many attempts of which instances, from which task file and task set."""
     if config.sample is not None:
         rule = f"a sample of {config.sample} per task (stratified by answer kind, seed {config.sample_seed})"
@@ -150,23 +152,23 @@ def describe_selection(task_set: TaskSet, config: RunConfig, count: int) -> str:
     else:
         rule = "every instance"
     trials = f"{config.trials} trial{'s' if config.trials != 1 else ''}"
-    return (f"{count:,} instances × {trials} = {count * config.trials:,} attempts: {rule} of {task_set.path} "
-            f"(task set v{task_set.version})")  # fmt: skip
+    return (f"{count:,} instances × {trials} = {count * config.trials:,} attempts: {rule} of {task_file.path} "
+            f"(task set v{task_file.version})")  # fmt: skip
 
 
-def select_instances(task_set: TaskSet, config: RunConfig) -> list[Instance]:
+def select_instances(task_file: TaskFile, config: RunConfig) -> list[Instance]:
     if config.tasks:
-        unknown = sorted(set(config.tasks) - set(task_set.task_names))
+        unknown = sorted(set(config.tasks) - set(task_file.task_names))
         if unknown:
-            raise ConfigError(f"no task named {', '.join(unknown)} in {task_set.path} "
-                              f"(its tasks: {', '.join(task_set.task_names)})")  # fmt: skip
+            raise ConfigError(f"no task named {', '.join(unknown)} in {task_file.path} "
+                              f"(its tasks: {', '.join(task_file.task_names)})")  # fmt: skip
     tasks = list(config.tasks) if config.tasks else None
     if config.sample is not None:
-        instances = task_set.sample(tasks, config.sample, config.sample_seed)
+        instances = sample(task_file, tasks, config.sample, config.sample_seed)
     else:
-        instances = task_set.select(tasks, config.limit)
+        instances = select(task_file, tasks, config.limit)
     if not instances:
-        raise RunRefused(f"{task_set.path} has no instance to run")
+        raise RunRefused(f"{task_file.path} has no instance to run")
     return instances
 
 
@@ -220,7 +222,7 @@ def prompt_fingerprint(agent: str, tools: Sequence[Any]) -> str:
 
 
 def _manifest(
-    config: RunConfig, task_set: TaskSet, tools: Sequence[Any], protocol: str | None,
+    config: RunConfig, task_file: TaskFile, tools: Sequence[Any], protocol: str | None,
     capabilities: Capabilities | None, target: dict[str, Any], previous: dict[str, Any] | None,
 ) -> dict[str, Any]:  # fmt: skip
     now = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
@@ -229,11 +231,11 @@ def _manifest(
         "agent": config.agent,
         "label": config.label if config.label is not None else (previous or {}).get("label"),
         "prompt_sha256": prompt_fingerprint(config.agent, tools),
-        "tasks_file": str(task_set.path),
-        "tasks_sha256": task_set.sha256,
-        "tasks_layout": task_set.layout,
-        "task_set": task_set.task_set,
-        "canary": task_set.canary,
+        "tasks_file": str(task_file.path),
+        "tasks_sha256": task_file.sha256,
+        "tasks_layout": task_file.layout,
+        "task_set": task_file.task_set,
+        "canary": task_file.canary,
         "tools": sorted({tool.category for tool in tools}) if tools else [],
         "tool_names": [tool.name for tool in tools],
         "tool_protocol": protocol,
@@ -251,7 +253,7 @@ def _manifest(
         "org_sha256": target["org_sha256"],
         "target": target,
         "sampling": sampling(config.limit, config.sample, config.sample_seed),
-        "plan": task_set.plan(config.limit, config.sample),
+        "plan": plan(task_file, config.limit, config.sample),
         "selection": {
             "tasks": list(config.tasks) if config.tasks else "all",
             "limit": config.limit,

@@ -9,9 +9,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from fixtures.tasks.model import Instance
+
 from ..errors import AgentError, Cancelled, InfraError
 from ..llm import LLM, Completion
-from ..task_set import Instance
 from ..toolbox import Toolbox
 
 _THINK = re.compile(r"<think>.*?</think>|^.*?</think>", re.DOTALL)

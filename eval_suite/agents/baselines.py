@@ -7,7 +7,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 
-from ..task_set import Instance
+from fixtures.tasks.model import Instance
+
 from .base import Episode, EpisodeContext
 
 

@@ -26,6 +26,8 @@ from tqdm import tqdm
 
 from fixtures.default import DEFAULT_DIR
 from fixtures.dump import MANIFEST_FILE, reference_date
+from fixtures.tasks.model import Instance
+from fixtures.tasks.task_file import read_task_file
 from mock_org.command_line import iso_date, positive_int
 from mock_org.user_errors import OK, REFUSED, BadFile, Unavailable, UsageError
 
@@ -33,7 +35,6 @@ from ..errors import InfraError
 from ..records import write_json_atomic
 from ..reference import run_reference
 from ..target import TARGETS, Target, TargetSettings, TargetUnavailable, open_target
-from ..task_set import Instance, load_task_file
 from ..toolbox import org_failure
 from .compare import IdTranslation, NotCompared, Outcome, compare, plan_of
 from .conformance_report import render_text, summarise
@@ -150,7 +151,7 @@ def run_conformance(config: ConformanceConfig) -> dict[str, Any]:
     """The report of one comparison (conformance_report.render_text says how it reads). The Id map and
     the task file are read before either org is opened."""
     idmap = load_idmap(config.idmap) if config.idmap else None
-    instances = load_task_file(config.tasks_file).instances if REFERENCE in config.parts else ()
+    instances = read_task_file(config.tasks_file).instances if REFERENCE in config.parts else ()
     ids = IdTranslation(idmap.flat() if idmap else None)
     skip = NotCompared(config.not_compared)
     today = config.today or _default_today(config.a)

@@ -13,9 +13,9 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from fixtures.tasks.model import TaskFileError, read_task_file
+from fixtures.tasks.task_file import read_task_file
 from mock_org.ids import to18
-from mock_org.user_errors import BadFile, InvalidData
+from mock_org.user_errors import InvalidData
 
 from ..records import write_records_atomic
 from .idmap import IdMap
@@ -80,11 +80,8 @@ def _valid18(word: str) -> bool:
 
 def remap_file(source: Path, out: Path, remapper: Remapper) -> int:
     """Rewrite the task file ``source`` (read and checked by the one task-file loader) into ``out`` as
-    JSON Lines (atomically); the number of tasks."""
-    try:
-        task_file = read_task_file(source)
-    except TaskFileError as error:
-        raise BadFile(str(error)) from None
+    JSON Lines (atomically); the number of tasks. A file the loader refuses is its TaskFileError (exit 3)."""
+    task_file = read_task_file(source)
     tasks = [remapper.value(instance.to_json(), f"{source} line {line} (idx {instance.idx})")
              for line, instance in zip(task_file.lines, task_file.instances, strict=True)]  # fmt: skip
     write_records_atomic(Path(out), tasks)

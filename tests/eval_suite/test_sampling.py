@@ -13,13 +13,15 @@ import pytest
 from eval_suite.cli import main
 from eval_suite.config import RunConfig
 from eval_suite.runner import RunRefused, run
-from eval_suite.task_set import Instance, TaskSet, load_task_file
+from eval_suite.selection import sample, select
 from eval_suite.tools_catalog import default_task_file
+from fixtures.tasks.model import Instance
+from fixtures.tasks.task_file import TaskFile, read_task_file
 
 
 @pytest.fixture(scope="module")
-def committed() -> TaskSet:
-    return load_task_file(default_task_file())
+def committed() -> TaskFile:
+    return read_task_file(default_task_file())
 
 
 def none_share(instances: list[Instance], task: str) -> float:
@@ -28,8 +30,8 @@ def none_share(instances: list[Instance], task: str) -> float:
 
 
 @pytest.mark.parametrize("size", [10, 25, 64])
-def test_a_sample_keeps_each_tasks_share_of_none_answers(committed: TaskSet, size: int) -> None:
-    chosen = committed.sample(None, size, 0)
+def test_a_sample_keeps_each_tasks_share_of_none_answers(committed: TaskFile, size: int) -> None:
+    chosen = sample(committed, None, size, 0)
     for task in committed.task_names:
         picked = [instance for instance in chosen if instance.task == task]
         assert len(picked) == size
@@ -38,18 +40,18 @@ def test_a_sample_keeps_each_tasks_share_of_none_answers(committed: TaskSet, siz
     assert [instance.idx for instance in chosen] == sorted(instance.idx for instance in chosen)  # file order
 
 
-def test_a_sample_is_fixed_by_its_seed_and_grows_in_place(committed: TaskSet) -> None:
-    ten = {instance.idx for instance in committed.sample(None, 10, 0)}
-    assert ten == {instance.idx for instance in committed.sample(None, 10, 0)}
-    assert ten != {instance.idx for instance in committed.sample(None, 10, 1)}
-    assert ten <= {instance.idx for instance in committed.sample(None, 25, 0)}  # a larger pilot keeps the smaller
-    only = committed.sample(["handle_time"], 10, 0)
+def test_a_sample_is_fixed_by_its_seed_and_grows_in_place(committed: TaskFile) -> None:
+    ten = {instance.idx for instance in sample(committed, None, 10, 0)}
+    assert ten == {instance.idx for instance in sample(committed, None, 10, 0)}
+    assert ten != {instance.idx for instance in sample(committed, None, 10, 1)}
+    assert ten <= {instance.idx for instance in sample(committed, None, 25, 0)}  # a larger pilot keeps the smaller
+    only = sample(committed, ["handle_time"], 10, 0)
     assert {instance.task for instance in only} == {"handle_time"}
-    assert {i.idx for i in only} == {i.idx for i in committed.sample(None, 10, 0) if i.task == "handle_time"}
+    assert {i.idx for i in only} == {i.idx for i in sample(committed, None, 10, 0) if i.task == "handle_time"}
 
 
 def test_an_always_none_agent_on_a_sample_scores_what_it_scores_on_the_whole_set(
-    committed: TaskSet,
+    committed: TaskFile,
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
@@ -64,7 +66,7 @@ def test_an_always_none_agent_on_a_sample_scores_what_it_scores_on_the_whole_set
         assert summary["tasks"][task]["score"]["value"] == pytest.approx(round(10 * whole) / 10), task
     # The first 10 of TII are far from the set's None share (the selection takes its None quota early): a pilot
     # with --limit says it is no sample.
-    first = committed.select(["top_issue_identification"], 10)
+    first = select(committed, ["top_issue_identification"], 10)
     share = sum(instance.answer is None for instance in first) / len(first)
     assert share >= 0.5 > none_share(list(committed.instances), "top_issue_identification")
     assert main(["eval", "--agent", "null", "--limit", "2", "--tasks", "case_routing", "--out",

@@ -51,8 +51,9 @@ CASES = {
     "an array per line": (jsonl([task_rows()[0], [1, 2]]), 2, "an instance is a JSON object, not an array"),
     "unknown task": (jsonl(with_row(1, task="dance")), 2, "field 'task': unknown task \"dance\""),
     "no task": (jsonl(without(2, "task")), 3, "field 'task' is missing"),
-    "no query": (jsonl(without(3, "query")), 4, "missing query"),
-    "no answer": (jsonl(without(0, "answer")), 1, "missing answer"),
+    "no query": (jsonl(without(3, "query")), 4, "field 'query' is missing"),
+    "no answer": (jsonl(without(0, "answer")), 1, "field 'answer' is missing"),
+    "no idx": (jsonl(without(2, "idx")), 3, "field 'idx' is missing"),  # once a KeyError: 'idx' (exit 70)
     "empty query": (jsonl(with_row(1, query="  ")), 2, "field 'query' must be a non-empty string"),
     "idx not a number": (jsonl(with_row(2, idx="3")), 3, "field 'idx' must be a whole number"),
     "idx twice": (jsonl(with_row(3, idx=1)), 4, "field 'idx': 1 is already the idx of line 1"),

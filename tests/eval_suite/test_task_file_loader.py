@@ -8,8 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from eval_suite.task_set import load_task_file
-from fixtures.tasks.model import TaskFileError, read_task_file, write_jsonl
+from fixtures.tasks.task_file import TaskFileError, read_task_file, write_jsonl
 
 from .conftest import task_rows
 from .test_task_file_errors import V2, jsonl, original_array
@@ -19,7 +18,7 @@ def test_both_layouts_read_the_same_instances_and_the_task_set_round_trips(tmp_p
     ours, theirs = tmp_path / "tasks.jsonl", tmp_path / "tasks.json"
     ours.write_text(jsonl(task_rows()))
     theirs.write_text(original_array(task_rows()))
-    a, b = load_task_file(ours), load_task_file(theirs)
+    a, b = read_task_file(ours), read_task_file(theirs)
     assert (a.layout, b.layout) == ("crmarena-selfhosted", "original") and a.version == b.version == "1"
     assert [(i.idx, i.task, i.query, i.answer, i.today) for i in a.instances] == [
         (i.idx, i.task, i.query, i.answer, i.today) for i in b.instances

@@ -68,4 +68,4 @@ def test_the_command_writes_atomically_and_refuses_without_writing(tmp_path: Pat
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
     tasks.write_text(_task(8, CASE).replace('"query"', '"qeury"'))  # the one task-file loader checks every row
     assert main(["tasks", "remap", str(tasks), "--idmap", str(idmap_path), "--out", str(out)]) == 3
-    assert "tasks.jsonl line 1: missing query" in capsys.readouterr().err and out.read_text() == before
+    assert "tasks.jsonl line 1: field 'query' is missing" in capsys.readouterr().err and out.read_text() == before

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from eval_suite.cli import main
-from fixtures.tasks.model import CANARY, TASKS, TaskFileError, load_tasks, write_jsonl
+from fixtures.tasks.model import CANARY, TASKS, load_tasks
+from fixtures.tasks.task_file import TaskFileError, write_jsonl
 from tests.shared import shared_dir
 
 
@@ -32,6 +33,9 @@ def test_the_original_task_file_loads_with_its_type_key() -> None:
     assert {spec.name: sum(i.task == spec.name for i in loaded) for spec in TASKS} == {spec.name: 130 for spec in TASKS}
     assert all(i.params == {} and i.reference == [] and i.canary is None for i in loaded)
     assert sum(i.answer is None for i in loaded if i.task == "handle_time") == 39
+    # The harness takes each instance's day from its context's "Today's date" line (no params in these files).
+    dated = [i for i in loaded if "Today's date:" in i.required]
+    assert len(dated) == 780 and all(i.today is not None and i.today in i.required for i in dated)
 
 
 @pytest.mark.parametrize(
@@ -39,7 +43,7 @@ def test_the_original_task_file_loads_with_its_type_key() -> None:
     [
         ("{not json\n", "line 1: not valid JSON"),
         ('{"idx": 0, "task": "dance", "query": "", "metadata": {}}\n', "unknown task"),
-        ('[{"idx": 0, "type": "handle_time"}]', "missing query, metadata"),
+        ('[{"idx": 0, "type": "handle_time"}]', "fields 'query', 'metadata', 'answer' are missing"),
     ],
 )
 def test_a_bad_task_file_is_refused_with_where(tmp_path: Path, text: str, message: str) -> None:
