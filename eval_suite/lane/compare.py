@@ -370,7 +370,6 @@ def _order(keys: tuple[str, ...], rows_a: list[Row], rows_b: list[Row]) -> list[
     sequence_a, sequence_b = [row.key(keys) for row in rows_a], [row.key(keys) for row in rows_b]
     for position, (key_a, key_b) in enumerate(zip(sequence_a, sequence_b, strict=True)):
         if key_a != key_b:
-            # Comparable keys are carried by every row: neither key is None.
-            return [{"kind": "order", "by": list(keys), "position": position, "a": list(key_a or ()),
-                     "b": list(key_b or ())}]
+            a, b = list(key_a or ()), list(key_b or ())  # comparable keys: every row carries them, never None
+            return [{"kind": "order", "by": list(keys), "position": position, "a": a, "b": b}]
     return []

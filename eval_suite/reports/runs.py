@@ -163,7 +163,11 @@ def load_original_results(path: Path) -> Run:
     records = [_original_record(entry, path) for entry in entries]
     agent = _ORIGINAL_AGENT[match["agent"]]
     manifest: dict[str, Any] = {
-        "model": match["model"], "agent": agent, "aided": None, "source": "original", "tools": []
+        "model": match["model"],
+        "agent": agent,
+        "aided": None,
+        "source": "original",
+        "tools": [],
     }
     return Run(key_of(manifest, ()), manifest, records, [path])
 
