@@ -126,7 +126,8 @@ def plan_of(text: str) -> Plan:
     keys = [_column(tree, item.expression) for item in tree.order_by]
     if None in keys:  # rows sorted by (k1, k2) are sorted by k1: compare the readable keys before it
         note = ("order compared by the ORDER BY keys before the first one that is not selected",)
-        return Plan(tuple(keys[: keys.index(None)]), group, limited, offset, clock, note)  # type: ignore[arg-type]
+        readable = tuple(key for key in keys[: keys.index(None)] if key is not None)
+        return Plan(readable, group, limited, offset, clock, note)
     return Plan(tuple(key for key in keys if key is not None), group, limited, offset, clock)
 
 
