@@ -120,8 +120,8 @@ def estimate(config: RunConfig, instances: list[Any], tools: Any, prices: Any) -
         per_attempt = sum(len(record["calls"]) for record in measured) / len(measured)
         calls = round(attempts * per_attempt)
         basis = f"{per_attempt:.1f} per attempt, measured on {len(measured)} attempts of {out}"
-        costs = [record.get("cost") for record in measured]
-        cost = None if None in costs else attempts * sum(costs) / len(costs)
+        costs = [spent for record in measured if (spent := record.get("cost")) is not None]
+        cost = attempts * sum(costs) / len(costs) if len(costs) == len(measured) else None
         cost_basis = f"measured on {len(measured)} earlier attempts"
     else:
         calls = attempts * ASSUMED_TURNS

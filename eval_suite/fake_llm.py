@@ -75,7 +75,7 @@ class FakeLLM:
     @property
     def url(self) -> str:
         host, port = self._server.server_address[:2]
-        return f"http://{host}:{port}/v1"
+        return f"http://{host.decode() if isinstance(host, bytes) else host}:{port}/v1"
 
     def __enter__(self) -> FakeLLM:
         self._thread.start()

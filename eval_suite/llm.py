@@ -260,7 +260,8 @@ class LLM:
         if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
             raise InfraError(f"{self.endpoint} answered without a choice: {json.dumps(data)[:300]}")
         choice = choices[0]
-        message = choice.get("message") if isinstance(choice.get("message"), dict) else {}
+        found = choice.get("message")
+        message = found if isinstance(found, dict) else {}
         usage = _usage(data.get("usage"))
         served = data.get("model") if isinstance(data.get("model"), str) else None
         return Completion(

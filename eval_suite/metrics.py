@@ -12,6 +12,7 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from math import comb
+from typing import Any
 
 BOOTSTRAP_SAMPLES = 1000
 
@@ -23,7 +24,7 @@ def pass_hat_k(n: int, c: int, k: int) -> float:
     return comb(c, k) / comb(n, k)
 
 
-def pass_k_curve(trials: Mapping[object, Sequence[bool]], max_k: int) -> dict[int, float | None]:
+def pass_k_curve(trials: Mapping[Any, Sequence[bool]], max_k: int) -> dict[int, float | None]:
     """pass^k for k = 1..max_k over instances (each instance's list of trial outcomes).
 
     An instance enters pass^k only for k up to its own number of trials; a k no instance reaches is None.

@@ -240,7 +240,7 @@ class Directory:
         return _user(row) if row else None
 
 
-def _user(row: Mapping[str, Any]) -> User:
+def _user(row: Mapping[Any, Any]) -> User:  # a RowMapping: keyed by column names (or the columns)
     return User(
         id=row["Id"],
         username=row["Username"],

@@ -81,7 +81,7 @@ class TimeoutSession(requests.Session):
             for prefix in ("https://", "http://"):
                 self.mount(prefix, HTTPAdapter(max_retries=retry))
 
-    def request(self, method: str | bytes, url: str | bytes, *args: Any, **kwargs: Any) -> requests.Response:
+    def request(self, method: str, url: str | bytes, *args: Any, **kwargs: Any) -> requests.Response:
         if kwargs.get("timeout") is None:
             kwargs["timeout"] = self.timeout
         return super().request(method, url, *args, **kwargs)

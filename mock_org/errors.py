@@ -6,6 +6,8 @@ caret block a real org adds (``\\n<line>\\n   ^\\nERROR at Row:r:Column:c\\n<rea
 
 from __future__ import annotations
 
+from typing import Self
+
 from soql_parser.errors import caret_block
 
 
@@ -26,7 +28,7 @@ class SalesforceError(Exception):
         return body
 
     @classmethod
-    def at(cls, query: str, pos: tuple[int, int] | None, reason: str) -> SalesforceError:
+    def at(cls, query: str, pos: tuple[int, int] | None, reason: str) -> Self:
         """The error with the caret block pointing at ``pos`` in ``query`` (plain reason without a position)."""
         if pos is None:
             return cls(reason)

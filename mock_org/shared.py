@@ -55,7 +55,8 @@ class DailyTally(Protocol):
 
 
 class SharedState(Protocol):
-    lock: AbstractContextManager[Any]
+    @property
+    def lock(self) -> AbstractContextManager[Any]: ...
 
     def table(self, name: str, *, cached: bool = False) -> MutableMapping[str, Any]: ...
 

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 from zoneinfo import ZoneInfo
 
 from sqlalchemy import Column, Float, Integer, MetaData, Table, Text, create_engine, event, func, select
@@ -40,12 +40,18 @@ def column_type(field: Field) -> type:
     return _COLUMN_TYPES.get(field.type, Text)
 
 
+def driver_connection(connection: Connection) -> sqlite3.Connection:
+    """The pysqlite connection under a checked-out SQLAlchemy one (SQLAlchemy types it optional: it is None
+    only once the connection is invalidated, never while checked out)."""
+    return cast(sqlite3.Connection, connection.connection.driver_connection)
+
+
 def build_tables(schema: Schema, metadata: MetaData | None = None) -> dict[str, Table]:
     """One SQLAlchemy table per object, keyed by lower-case object name."""
     metadata = metadata or MetaData()
     tables = {}
     for sobject in schema:
-        columns = [
+        columns: list[Column[Any]] = [
             Column(field.name, column_type(field), primary_key=field.name == "Id", nullable=field.name != "Id")
             for field in sobject.field_list()
         ]
@@ -175,7 +181,7 @@ class Storage:
         def _on_begin(connection: Connection) -> None:
             # On the driver's connection itself: what SQLAlchemy's pysqlite recipe does with exec_driver_sql,
             # without a whole execution context around one word on every request.
-            connection.connection.driver_connection.execute(begin)  # type: ignore[union-attr]
+            driver_connection(connection).execute(begin)
 
         return engine
 

@@ -41,7 +41,7 @@ class _Segment:
         """The segment as plain text when it has no ANY_ONE wildcard."""
         if any(char is None for char in self.chars):
             return None
-        return "".join(self.chars)  # type: ignore[arg-type]
+        return "".join(char for char in self.chars if char is not None)
 
     def matches_at(self, text: str, start: int) -> bool:
         if start < 0 or start + len(self.chars) > len(text):

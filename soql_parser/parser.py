@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 from collections import deque
 from collections.abc import Callable, Iterator
+from typing import cast
 
 from lark import Lark, Token
 from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedInput, UnexpectedToken
@@ -176,7 +177,8 @@ def _convert(error: LarkError, text: str) -> QuerySyntaxError:
             return QuerySyntaxError(f"Malformed search token: {token}", line, column, token=str(token))
         return _unexpected_token(token, text, expected)
     if isinstance(error, UnexpectedCharacters):
-        char = text[error.pos_in_stream] if error.pos_in_stream < len(text) else ""
+        position = error.pos_in_stream or 0  # always set on UnexpectedCharacters (lark types it optional)
+        char = text[position] if position < len(text) else ""
         if char in ("'", "{"):
             # An opening quote or brace that is never closed: the lexer meets the end of the text.
             expecting = "'" if char == "'" else "}"
@@ -220,7 +222,8 @@ def _parse_search_text(text: str, token: Token, quoted: bool) -> nodes.SearchExp
     if not text.strip():
         raise QuerySyntaxError(f"unexpected token: {closing}", close_line, close_column)
     try:
-        result: nodes.SearchExpression = _search_parser().parse(text)
+        # The parser runs its transformer inline, so parse() answers nodes, not lark's Tree.
+        result = cast(nodes.SearchExpression, _search_parser().parse(text))
         return result
     except LarkError as error:
         if isinstance(error, UnexpectedToken) and error.token.type == "$END":
@@ -228,7 +231,7 @@ def _parse_search_text(text: str, token: Token, quoted: bool) -> nodes.SearchExp
         if isinstance(error, UnexpectedCharacters):
             # A reserved character that is not escaped. Inside braces a real org reports the
             # character it cannot take, expecting the close.
-            char = text[error.pos_in_stream]
+            char = text[error.pos_in_stream or 0]  # always set on UnexpectedCharacters
             line, column = absolute(error.line, error.column)
             expecting = "" if quoted else " expecting '}'"
             message = f"line {line}:{column - 1} mismatched character '{char}'{expecting}"

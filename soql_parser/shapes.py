@@ -113,6 +113,8 @@ def query_shape(text: str) -> Shape | None:
         if found is None:
             return None  # a character no terminal takes: the lexer's error, on the full path
         kind = found.lastgroup
+        if kind is None:
+            return None  # unreachable: every alternative of _TOKENS is a named group
         position = found.end()
         if kind == "END":
             break

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
+from typing import Literal as TypingLiteral
 
 from lark import Token, Transformer
 
@@ -48,7 +49,8 @@ def _error_at_node(node: nodes.Located, message: str, before: str = "") -> Query
 def _check_literal_kind(value: nodes.Literal, kind: str) -> None:
     """SOSL WITH clauses take one kind of value each (a string, TRUE/FALSE, an integer)."""
     expected = _LITERAL_KINDS[kind]
-    if not isinstance(value, expected) or (kind == "integer" and not isinstance(value.value, int)):
+    wrong_number = isinstance(value, nodes.NumberLiteral) and kind == "integer" and not isinstance(value.value, int)
+    if not isinstance(value, expected) or wrong_number:
         raise _error_at_node(value, f"unexpected token: '{to_text(value)}'")
 
 
@@ -215,12 +217,12 @@ class SoqlTransformer(Transformer):
 
     def includes(self, children: Children) -> nodes.SetCondition:
         left, values = _nodes(children)
-        operator = _tokens(children, "INCLUDES", "EXCLUDES")[0].type
+        operator: TypingLiteral["INCLUDES", "EXCLUDES"] = "INCLUDES" if _tokens(children, "INCLUDES") else "EXCLUDES"
         return nodes.SetCondition(left, operator, values)
 
     def in_list(self, children: Children) -> nodes.SetCondition:
         left, values = _nodes(children)
-        operator = "NOT IN" if _tokens(children, "NOT") else "IN"
+        operator: TypingLiteral["IN", "NOT IN"] = "NOT IN" if _tokens(children, "NOT") else "IN"
         return nodes.SetCondition(left, operator, values)
 
     def semijoin_condition(self, children: Children) -> nodes.SemiJoin:
@@ -368,13 +370,13 @@ class SoqlTransformer(Transformer):
         return ("order_by", tuple(_nodes(children)))
 
     def order_item(self, children: Children) -> nodes.OrderItem:
-        direction = _tokens(children, "ASC", "DESC")
-        nulls = _tokens(children, "FIRST", "LAST")
-        return nodes.OrderItem(
-            _nodes(children)[0],
-            direction[0].type if direction else None,
-            nulls[0].type if nulls else None,
+        direction: TypingLiteral["ASC", "DESC"] | None = (
+            "ASC" if _tokens(children, "ASC") else "DESC" if _tokens(children, "DESC") else None
         )
+        nulls: TypingLiteral["FIRST", "LAST"] | None = (
+            "FIRST" if _tokens(children, "FIRST") else "LAST" if _tokens(children, "LAST") else None
+        )
+        return nodes.OrderItem(_nodes(children)[0], direction, nulls)
 
     def limit_clause(self, children: Children) -> tuple[str, int]:
         return ("limit", children[1])
@@ -438,7 +440,7 @@ class SoqlTransformer(Transformer):
     def returning_body(self, children: Children) -> dict[str, Any]:
         values = _nodes(children)
         items = tuple(v for v in values if isinstance(v, nodes.SelectItem))
-        clauses = dict(v for v in values if isinstance(v, tuple))
+        clauses: dict[str, Any] = dict(v for v in values if isinstance(v, tuple))
         return {"select_items": items, **clauses}
 
     def listview_clause(self, children: Children) -> tuple[str, str]:

@@ -126,7 +126,8 @@ def plan_of(text: str) -> Plan:
     keys = [_column(tree, item.expression) for item in tree.order_by]
     if None in keys:  # rows sorted by (k1, k2) are sorted by k1: compare the readable keys before it
         note = ("order compared by the ORDER BY keys before the first one that is not selected",)
-        return Plan(tuple(keys[: keys.index(None)]), group, limited, offset, clock, note)  # type: ignore[arg-type]
+        readable = tuple(key for key in keys[: keys.index(None)] if key is not None)
+        return Plan(readable, group, limited, offset, clock, note)
     return Plan(tuple(key for key in keys if key is not None), group, limited, offset, clock)
 
 
@@ -159,8 +160,9 @@ def _column(tree: nodes.SoqlQuery, expression: Any) -> str | None:
         # Aggregate rows are named by alias, by the field's own name, or expr0, expr1 … in select order.
         wanted, unnamed = soql_parser.to_text(expression).casefold(), 0
         for select in tree.select_items:
-            plain = isinstance(select.expression, nodes.FieldPath)
-            name = select.alias or (select.expression.parts[-1] if plain else f"expr{unnamed}")
+            field = select.expression
+            plain = isinstance(field, nodes.FieldPath)
+            name = select.alias or (field.parts[-1] if isinstance(field, nodes.FieldPath) else f"expr{unnamed}")
             unnamed += not (select.alias or plain)
             if soql_parser.to_text(select.expression).casefold() == wanted:
                 return name
@@ -229,7 +231,8 @@ def _flatten(
     record: Mapping[str, Any], prefix: str, owner: str | None, skip: NotCompared, ids: IdTranslation | None
 ) -> dict[str, Any]:
     out: dict[str, Any] = {}
-    attributes = record.get("attributes") if isinstance(record.get("attributes"), Mapping) else {}
+    found = record.get("attributes")
+    attributes = found if isinstance(found, Mapping) else {}
     sobject = attributes.get("type") or owner
     for name in ("type", "url"):
         if name in attributes:
@@ -302,7 +305,7 @@ def _boundary(plan: Plan, keys: tuple[str, ...], rows_a: list[Row], rows_b: list
     edges = [(rows_a[-1].key(keys), rows_b[-1].key(keys))]
     if plan.offset:
         edges.append((rows_a[0].key(keys), rows_b[0].key(keys)))
-    return {key_a for key_a, key_b in edges if key_a == key_b}
+    return {key_a for key_a, key_b in edges if key_a is not None and key_a == key_b}  # comparable keys: never None
 
 
 def _count(a: Outcome, b: Outcome, rows_a: int, rows_b: int) -> list[dict]:
@@ -368,5 +371,6 @@ def _order(keys: tuple[str, ...], rows_a: list[Row], rows_b: list[Row]) -> list[
     sequence_a, sequence_b = [row.key(keys) for row in rows_a], [row.key(keys) for row in rows_b]
     for position, (key_a, key_b) in enumerate(zip(sequence_a, sequence_b, strict=True)):
         if key_a != key_b:
-            return [{"kind": "order", "by": list(keys), "position": position, "a": list(key_a), "b": list(key_b)}]
+            a, b = list(key_a or ()), list(key_b or ())  # comparable keys: every row carries them, never None
+            return [{"kind": "order", "by": list(keys), "position": position, "a": a, "b": b}]
     return []

@@ -18,9 +18,11 @@ from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import FIRST_EXCEPTION, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
+from simple_salesforce import Salesforce
 from simple_salesforce.exceptions import SalesforceError
 from tqdm import tqdm
 
@@ -163,7 +165,7 @@ def run_conformance(config: ConformanceConfig) -> dict[str, Any]:
                 side.target.preflight().session.close()
             queries, replays = _suite(config, instances, sides[0])
             entries = _parallel(
-                [lambda query=query: _entry(query, sides, ids, skip, today if pinned else None) for query in queries],
+                [partial(_entry, query, sides, ids, skip, today if pinned else None) for query in queries],
                 config.workers, "conformance", "query", config.progress,
             )  # fmt: skip
         finally:
@@ -198,7 +200,7 @@ def _suite(
     queries: list[SuiteQuery] = []
     replays: dict[str, Any] = {}
     if REFERENCE in config.parts:
-        recorded = _parallel([lambda instance=instance: _replay(side_a, instance) for instance in instances],
+        recorded = _parallel([partial(_replay, side_a, instance) for instance in instances],
                              config.workers, "references", "task", config.progress)  # fmt: skip
         pairs = list(zip(instances, recorded, strict=True))
         failed = [{"idx": instance.idx, "error": error} for instance, (_, error) in pairs if error]
@@ -216,7 +218,7 @@ def _replay(side: Side, instance: Instance) -> tuple[list[str], str | None]:
     texts: list[str] = []
     client = RecordingClient(side.client(instance.today), texts.append)
     try:
-        run_reference(client, list(instance.reference))
+        run_reference(cast(Salesforce, client), list(instance.reference))  # it forwards every other attribute
     except Exception as error:  # a reference that fails on side A is reported, its statements so far kept
         raise_if_unusable(error, side.label)
         return texts, f"{type(error).__name__}: {error}"
@@ -339,9 +341,9 @@ def add(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _command(args: argparse.Namespace) -> int:
-    for side in ("a", "b"):
-        if getattr(args, f"db_{side}") and getattr(args, f"url_{side}"):
-            raise UsageError(f"crmarena conformance: --db-{side} and --url-{side} both name side {side}; give one")
+    for label in ("a", "b"):
+        if getattr(args, f"db_{label}") and getattr(args, f"url_{label}"):
+            raise UsageError(f"crmarena conformance: --db-{label} and --url-{label} both name side {label}; give one")
     try:
         sides = [TargetSettings.for_side(getattr(args, side), db=getattr(args, f"db_{side}"),
                                          mock_url=getattr(args, f"url_{side}")) for side in ("a", "b")]  # fmt: skip
@@ -351,8 +353,9 @@ def _command(args: argparse.Namespace) -> int:
         if side.db is not None and not side.db.is_file():
             raise BadFile(f"crmarena conformance: no org dump at {side.db}")
     config = ConformanceConfig(
-        *sides, idmap=args.idmap, parts=PARTS if args.suite == "all" else (args.suite,), only=tuple(args.only),
-        tasks_file=args.tasks_file, today=args.today.isoformat() if args.today else None, workers=args.workers,
+        sides[0], sides[1], idmap=args.idmap, parts=PARTS if args.suite == "all" else (args.suite,),
+        only=tuple(args.only), tasks_file=args.tasks_file, today=args.today.isoformat() if args.today else None,
+        workers=args.workers,
         not_compared=tuple(name.strip() for name in args.not_compared.split(",") if name.strip()),
         progress=args.progress,
     )  # fmt: skip

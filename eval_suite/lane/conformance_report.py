@@ -52,7 +52,9 @@ def render_text(report: dict[str, Any]) -> str:
 
 def describe(difference: dict[str, Any]) -> str:
     """One difference in one line."""
-    kind, a, b = difference["kind"], difference.get("a"), difference.get("b")
+    kind = difference["kind"]
+    a: Any = difference.get("a")
+    b: Any = difference.get("b")
     if kind == "value" and difference.get("children"):
         return (f"child rows differ: {difference['field']}: {_rows(a)} only on a, {_rows(b)} only on b "
                 f"({difference['id_a']})")  # fmt: skip

@@ -172,11 +172,11 @@ def permission_set_xml(schema: dict[str, Any]) -> str:
         )  # fmt: skip
         root.append(access)
     _leaf(root, "hasActivationRequired", False)
-    for sobject in custom_objects(schema):
+    for custom in custom_objects(schema):
         # The elements in the order the Metadata API lists them.
         allowed = [_element(name, text=True) for name in ("allowCreate", "allowDelete", "allowEdit", "allowRead",
                                                           "modifyAllRecords")]  # fmt: skip
-        permissions = _element("objectPermissions", *allowed, _element("object", text=sobject["name"]),
+        permissions = _element("objectPermissions", *allowed, _element("object", text=custom["name"]),
                                _element("viewAllRecords", text=True))  # fmt: skip
         root.append(permissions)
     for permission in ("CreateAuditFields", "UpdateWithInactiveOwner"):
@@ -227,8 +227,8 @@ def project_files(schema: dict[str, Any]) -> dict[str, str]:
         ),
     }
     objects = "force-app/main/default/objects"
-    for sobject in custom_objects(schema):
-        files[f"{objects}/{sobject['name']}/{sobject['name']}.object-meta.xml"] = object_xml(sobject)
+    for custom in custom_objects(schema):
+        files[f"{objects}/{custom['name']}/{custom['name']}.object-meta.xml"] = object_xml(custom)
     plurals = {sobject["name"]: sobject["labelPlural"] for sobject in schema["objects"]}
     for sobject, field in custom_fields(schema):
         files[f"{objects}/{sobject}/fields/{field['name']}.field-meta.xml"] = field_xml(field, plurals[sobject])

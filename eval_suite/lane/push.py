@@ -26,7 +26,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -422,7 +422,7 @@ class Pusher:
             self.sf.restful("actions/standard/publishKnowledgeArticles", method="POST", json={"inputs": inputs})
 
 
-def _check_results(name: str, batch: list[Mapping[str, Any]], results: Any) -> None:
+def _check_results(name: str, batch: Sequence[Mapping[str, Any]], results: Any) -> None:
     """Raise the first real refusal of an allOrNone request (the others only say they were rolled back)."""
     if isinstance(results, list) and len(results) == len(batch) and all(r.get("success") for r in results):
         return

@@ -11,7 +11,7 @@ is, and a partial row says ``partial (k/9 tasks)`` instead. Tasks are always in 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import asdict
 from typing import Any
 
@@ -27,7 +27,7 @@ TASK_ORDER = (
 ABBREVIATIONS = dict(TASK_ORDER)
 
 
-def ordered(tasks: Sequence[str] | set[str]) -> list[str]:
+def ordered(tasks: Collection[str]) -> list[str]:
     """Task names in the paper's order, any others after them by name."""
     known = [task for task, _ in TASK_ORDER if task in tasks]
     return known + sorted(set(tasks) - set(known))
@@ -39,7 +39,8 @@ def summarize(records: Sequence[dict[str, Any]], manifest: dict[str, Any], trial
         by_task.setdefault(record["task_type"], []).append(record)
     plan = manifest.get("plan") or None
     planned = ordered(set(plan) if plan else {task for task, _ in TASK_ORDER})
-    tasks, instance_scores = {}, {}
+    tasks: dict[str, dict[str, Any]] = {}
+    instance_scores: dict[str, list[float]] = {}
     for task in ordered(set(by_task) | set(planned)):
         task_records = by_task.get(task, [])
         scores: dict[int, list[float]] = {}

@@ -162,7 +162,13 @@ def load_original_results(path: Path) -> Run:
         raise ReportInputError(f"{path}: an original results file holds a JSON list")
     records = [_original_record(entry, path) for entry in entries]
     agent = _ORIGINAL_AGENT[match["agent"]]
-    manifest = {"model": match["model"], "agent": agent, "aided": None, "source": "original", "tools": []}
+    manifest: dict[str, Any] = {
+        "model": match["model"],
+        "agent": agent,
+        "aided": None,
+        "source": "original",
+        "tools": [],
+    }
     return Run(key_of(manifest, ()), manifest, records, [path])
 
 

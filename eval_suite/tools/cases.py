@@ -238,7 +238,7 @@ def get_shipping_state(sf: Salesforce, cases: list[dict[str, Any]]) -> list[dict
     for part in chunks(accounts):
         for record in query(sf, f"SELECT Id, ShippingState FROM Account WHERE Id IN {in_list(part)}"):
             states[record["Id"]] = record.get("ShippingState")
-    return [{**case, "ShippingState": states.get(case.get("AccountId"))} for case in cases]
+    return [{**case, "ShippingState": states.get(case.get("AccountId") or "")} for case in cases]
 
 
 GET_SHIPPING_STATE = define(

@@ -89,7 +89,9 @@ class AggregateCompiler:
     @staticmethod
     def _name(node: nodes.FieldPath | nodes.FunctionCall, operand: Operand) -> str:
         return (
-            operand.ref.name if isinstance(node, nodes.FieldPath) or operand.function.kind != "date" else to_text(node)
+            to_text(node)
+            if isinstance(node, nodes.FunctionCall) and operand.function is not None and operand.function.kind == "date"
+            else operand.ref.name
         )
 
     # ------------------------------------------------------------------- clauses
@@ -147,7 +149,7 @@ class AggregateCompiler:
             return [subset for size in range(count, -1, -1) for subset in combinations(range(count), size)]
         return [tuple(range(count))]
 
-    def _statement(self, outputs, order, having, sets, limit, offset):  # type: ignore[no-untyped-def]
+    def _statement(self, outputs, order, having, sets, limit, offset):
         scope = self.owner.scope
         hidden = [operand for _, operand in order]
         selects = []

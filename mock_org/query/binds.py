@@ -45,7 +45,7 @@ class LiteralBinds:
 
     def bind(self, literal: nodes.Literal, value: Any, convert: Callable[[nodes.Literal], Any]) -> Any:
         """``value`` (converted from ``literal`` by ``convert``) as the SQL expression to compare with."""
-        slot = self.slots.get(literal.pos) if self.slots else None
+        slot = self.slots.get(literal.pos) if self.slots and literal.pos is not None else None
         if slot is None or type(value) not in _BINDABLE:
             return value  # None and date ranges shape the SQL; such a literal is never lifted
         key = f"{BIND_PREFIX}{len(self.rebinds)}"

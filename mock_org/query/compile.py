@@ -117,7 +117,7 @@ class QueryCompiler:
         statement = select(*self.columns.labelled()).select_from(self.scope.from_clause).where(*where)
         return self._finish(statement, template, order)
 
-    def _finish(self, statement, template: RecordTemplate, order: list[ColumnElement]) -> QueryPlan:  # type: ignore[no-untyped-def]
+    def _finish(self, statement, template: RecordTemplate, order: list[ColumnElement]) -> QueryPlan:
         limit, offset = self._paging()
         if self.link is None:
             statement = statement.order_by(*order, self.scope.rowid)
@@ -275,6 +275,7 @@ class QueryCompiler:
                 operand = self.expressions.operand(expression, SELECT)
                 self._add_value(template, operand.ref, operand.sql, None, selected, expression.pos)
             else:
+                assert isinstance(expression, nodes.FunctionCall)  # COUNT() stands alone: an aggregate query
                 self._select_function(template, item, expression, selected)
         if fields_limit_needed is not None and (self.query.limit is None or self.query.limit > MAX_FIELDS_LIMIT):
             raise MalformedQuery.at(
@@ -310,7 +311,7 @@ class QueryCompiler:
         template: RecordTemplate,
         ref: ColumnRef,
         sql: ColumnElement,
-        convert,  # type: ignore[no-untyped-def]
+        convert,
         selected: set,
         pos: tuple[int, int] | None,
     ) -> None:

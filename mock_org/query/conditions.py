@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from typing import Any
 
-from sqlalchemy import and_, false, func, literal_column, not_, or_, select
+from sqlalchemy import Select, and_, false, func, literal_column, not_, or_, select
 from sqlalchemy.sql.elements import ColumnElement
 
 from soql_parser import nodes
@@ -65,7 +66,7 @@ class ConditionCompiler:
         expressions: ExpressionCompiler,
         clause: str,
         check: Callable[[Operand, nodes.FieldPath | nodes.FunctionCall], None] | None = None,
-        semijoins: Callable[[nodes.SoqlQuery, Operand], ColumnElement] | None = None,
+        semijoins: Callable[[nodes.SoqlQuery, Operand], Select[Any]] | None = None,
     ) -> None:
         self.expressions = expressions
         self.clause = clause
@@ -257,7 +258,7 @@ class ConditionCompiler:
         return not_(_two_valued(positive)) if condition.negated else positive
 
 
-def semijoin_query(outer: Scope, query: nodes.SoqlQuery, operand: Operand) -> ColumnElement:
+def semijoin_query(outer: Scope, query: nodes.SoqlQuery, operand: Operand) -> Select[Any]:
     """The inner SELECT of a semi-join: one Id or reference field of another object, no paths."""
     context = outer.context
     scope = root_scope(context, query)

@@ -43,7 +43,7 @@ def _days(start: int, end: int) -> Callable[[dt.date, OrgClock, int], DateRange]
     return lambda today, clock, n: (today + dt.timedelta(days=start), today + dt.timedelta(days=end))
 
 
-def _span(anchor: Callable[[dt.date, OrgClock], dt.date], unit_months: int, weeks: bool = False):  # type: ignore[no-untyped-def]
+def _span(anchor: Callable[[dt.date, OrgClock], dt.date], unit_months: int, weeks: bool = False):
     """Ranges counted in whole units (weeks or months) from the start of the current unit."""
 
     def shift(day: dt.date, units: int) -> dt.date:

@@ -19,7 +19,7 @@ from .. import deadline
 from ..clock import OrgClock
 from ..errors import MalformedQuery
 from ..schema import Schema
-from ..storage import Storage
+from ..storage import Storage, driver_connection
 from .binds import LiteralBinds, Rebind, rebound
 from .compile import compile_query
 from .locators import CursorStore, PlanSource
@@ -82,12 +82,13 @@ class QueryEngine:
             return cached
         small = isinstance(text, str) and len(text) <= MAX_SHAPED_LENGTH
         shape = query_shape(text) if self.plan_cache and small else None
-        shape_key = (shape.key, *reading) if shape is not None else None
+        shape_key = (shape.key, *reading) if shape is not None else ()  # used only with a shape
         plan = None
         if shape is not None:
             shared = self._cached(self._shapes, shape_key)
             if shared is not None:
-                plan = rebound(*shared, shape.literals)  # None: a literal that does not convert
+                shared_plan, shared_rebinds = shared
+                plan = rebound(shared_plan, shared_rebinds, shape.literals)  # None: a literal that does not convert
         if plan is None:
             slots = {literal.pos: index for index, literal in enumerate(shape.literals)} if shape else None
             binds = LiteralBinds(slots)
@@ -147,7 +148,7 @@ class QueryEngine:
             batch = max(MIN_BATCH, min(MAX_BATCH, batch_size or DEFAULT_BATCH))
             with self.storage.read() as connection:
                 sql, parameters = plan.sql(connection.dialect)
-                cursor = connection.connection.driver_connection.execute(sql, parameters)
+                cursor = driver_connection(connection).execute(sql, parameters)
                 if plan.count_only:
                     return {"totalSize": cursor.fetchone()[0], "done": True, "records": []}
                 rows = cursor.fetchmany(batch)
@@ -173,11 +174,11 @@ class QueryEngine:
         self, locator: str, *, version: str = "59.0", resource: str = "query", user_id: str | None = None
     ) -> dict[str, Any]:
         """The page a locator points at: the plan runs again from the locator's offset."""
-        cursor_id, cursor, offset = self.cursors.find(locator, user_id)
+        cursor_id, cursor, plan, offset = self.cursors.find(locator, user_id)
         with deadline.limited(self.timeout), self.storage.read() as connection:
-            sql, parameters = cursor.plan.page_sql(connection.dialect, offset, cursor.batch_size)
-            rows = connection.connection.driver_connection.execute(sql, parameters).fetchall()
-            records = self.shape(cursor.plan, rows, connection, version)
+            sql, parameters = plan.page_sql(connection.dialect, offset, cursor.batch_size)
+            rows = driver_connection(connection).execute(sql, parameters).fetchall()
+            records = self.shape(plan, rows, connection, version)
         end = offset + cursor.batch_size
         page: dict[str, Any] = {"totalSize": cursor.total, "done": end >= cursor.total}
         if end < cursor.total:
@@ -208,7 +209,7 @@ class QueryEngine:
         for slot in slots:
             child_plan = slot.plan
             assert child_plan.template is not None and child_plan.link_index is not None
-            child_rows = []
+            child_rows: list[Any] = []
             for start in range(0, len(parent_ids), _CHUNK):
                 chunk = parent_ids[start : start + _CHUNK]
                 child_rows += connection.execute(child_plan.statement, {**literals, "parent_ids": chunk}).all()

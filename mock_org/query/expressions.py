@@ -9,6 +9,7 @@ comes from functions.py.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import func
 from sqlalchemy.sql.elements import ColumnElement
@@ -146,6 +147,7 @@ class ExpressionCompiler:
         clock = self.scope.context.clock
         # Stored datetimes are UTC text 'YYYY-MM-DDTHH:MM:SS.mmm+0000'; date functions read them in UTC
         # unless convertTimezone() moves them into the user's time zone.
+        moment: ColumnElement[Any]
         if inner.type == "datetime":
             moment = func.sf_local_time(inner.sql, clock.timezone) if local else func.substr(inner.sql, 1, 19)
         else:

@@ -92,11 +92,12 @@ class CursorStore:
                 del self._cursors[key]
             self._cursors[cursor_id] = Cursor(plan, user_id, total, batch_size, source)
             while len(self._cursors) > self.capacity:
-                self._cursors.popitem(last=False)
+                del self._cursors[next(iter(self._cursors))]  # the least recently used
         return cursor_id
 
-    def find(self, locator: str, user_id: str | None) -> tuple[str, Cursor, int]:
-        """The cursor a locator (``<cursor>-<offset>``) names, with the offset; only its owner may use it."""
+    def find(self, locator: str, user_id: str | None) -> tuple[str, Cursor, QueryPlan, int]:
+        """The cursor a locator (``<cursor>-<offset>``) names, its plan (compiled again if it was read from
+        shared state) and the offset; only its owner may use it."""
         cursor_id, _, offset_text = locator.partition("-")
         with self._lock:
             self._expire()
@@ -109,11 +110,12 @@ class CursorStore:
             cursor.touched = time.monotonic()
             del self._cursors[cursor_id]
             self._cursors[cursor_id] = cursor  # now the most recently used
-        if cursor.plan is None:
+        plan = cursor.plan
+        if plan is None:
             if cursor.source is None or self.replan is None:
                 raise InvalidQueryLocator(INVALID)
-            cursor.plan = self.replan(cursor.source, cursor.user_id)
-        return cursor_id, cursor, offset
+            plan = cursor.plan = self.replan(cursor.source, cursor.user_id)
+        return cursor_id, cursor, plan, offset
 
     def close(self, cursor_id: str) -> None:
         """The last page was read: the cursor is released."""

@@ -132,8 +132,8 @@ class SearchEngine:
 
         if operators_removed:
             scores: Scores = {}
-            for node in terms_of(expression):
-                scores = _either(scores, matches(node))
+            for leaf in terms_of(expression):
+                scores = _either(scores, matches(leaf))
             return scores
         done: dict[int, Scores] = {}
         for node in post_order(expression):
@@ -199,7 +199,7 @@ class SearchEngine:
         restrict: Callable = lambda scope: one_of(scope.table.c.Id, matched)  # noqa: E731
         plan = compile_query(context, query, restrict=restrict)
         assert plan.template is not None
-        rows = connection.execute(plan.statement).all()
+        rows = list(connection.execute(plan.statement).all())
         if not entry.order_by:
             id_index = plan.template.id_index
             rows.sort(key=lambda row: (-scores[row[id_index]], row[id_index]))

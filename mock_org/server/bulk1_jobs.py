@@ -12,7 +12,7 @@ records, as on a real org. No HTTP here; handlers/bulk1.py speaks it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, BinaryIO
+from typing import IO, Any
 
 from ..errors import (
     ExceededQuota,
@@ -151,7 +151,7 @@ class Bulk1Jobs(JobRegistry[Job]):
             self._save(job)
         return job
 
-    def add_batch(self, job_id: str, data: BinaryIO, length: int, *, user_id: str) -> Batch:
+    def add_batch(self, job_id: str, data: IO[bytes], length: int, *, user_id: str) -> Batch:
         """Add a batch to an Open job and process it at once (outside the lock: other batches may come
         meanwhile, so the processed batch goes back into the job as it stands then). A batch is at most
         ``bulk1_batch_bytes`` and ``bulk1_batch_records`` records, as on a real org."""

@@ -13,7 +13,7 @@ import shutil
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import BinaryIO
+from typing import IO, BinaryIO
 
 COPY_CHUNK = 1024 * 1024
 
@@ -50,7 +50,7 @@ class JobFiles:
                 out.write(chunk)
         return size
 
-    def copy_in(self, job_id: str, name: str, source: BinaryIO, limit: int) -> int:
+    def copy_in(self, job_id: str, name: str, source: IO[bytes], limit: int) -> int:
         """Copy a stream into a file; its size. More than ``limit`` bytes raises OverflowError and keeps nothing."""
         return self.write(job_id, name, iter(lambda: source.read(COPY_CHUNK), b""), limit)
 

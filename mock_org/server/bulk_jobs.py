@@ -13,14 +13,15 @@ from __future__ import annotations
 
 import base64
 import bisect
+import builtins
 import csv
 import io
 from array import array
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, BinaryIO
+from typing import IO, Any, BinaryIO
 
-from ..errors import InsufficientAccessOrReadonly, InvalidOperation, NotFound, SalesforceError
+from ..errors import InsufficientAccessOrReadonly, InvalidOperation, MalformedQuery, NotFound, SalesforceError
 from .bulk_common import (
     DML_OPERATIONS,
     QUERY_OPERATIONS,
@@ -112,6 +113,8 @@ class JobStore(JobRegistry[Job]):
         if operation not in QUERY_OPERATIONS:
             raise InvalidOperation(f"Invalid operation for a query job: {operation}")
         soql = spec.get("query")
+        if not isinstance(soql, str):  # missing, a number, an array or an object: what an empty query gets
+            raise MalformedQuery("SOQL statements cannot be empty or null")
         delimiter, line_ending = _format(spec)
         # A bad query fails here, before any job exists, as it does on a real org.
         columns = query_columns(self.org, soql, user_id=user_id)
@@ -179,7 +182,7 @@ class JobStore(JobRegistry[Job]):
         return self._new(user_id, operation=operation, sobject=sobject, version=version, delimiter=delimiter,
                          line_ending=line_ending, external_id=external_id)  # fmt: skip
 
-    def upload(self, job_id: str, data: BinaryIO, *, user_id: str) -> None:
+    def upload(self, job_id: str, data: IO[bytes], *, user_id: str) -> None:
         """Copy an upload's CSV to the job's files as it is read; every upload must have the same header."""
         job = self.get(job_id, query=False, user_id=user_id)
         if job.state != "Open":
@@ -248,7 +251,7 @@ class JobStore(JobRegistry[Job]):
             self._finished(job)
             self._save(job)
 
-    def _uploaded_rows(self, job: Job) -> Iterator[list[str]]:
+    def _uploaded_rows(self, job: Job) -> Iterator[builtins.list[str]]:  # ``list`` here is JobStore.list
         for name in job.uploads:
             with self.files.open(job.id, name) as handle:
                 rows = _csv_rows(handle, job.delimiter)

@@ -3,10 +3,10 @@ of one app, and the current request's session. Handlers keep no state of their o
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 
 from flask import current_app, g, request
+from werkzeug.datastructures import Headers
 
 from ..auth import Authenticator, Session
 from ..clock import OrgClock
@@ -62,7 +62,7 @@ def access_token(*, allow_query: bool = False) -> str | None:
     return token
 
 
-def header_token(headers: Mapping[str, str]) -> str | None:
+def header_token(headers: Headers) -> str | None:
     """The bearer token in a request's headers, if any."""
     scheme, _, token = headers.get("Authorization", "").partition(" ")
     if scheme.lower() in ("bearer", "oauth") and token.strip():

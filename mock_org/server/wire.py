@@ -12,7 +12,7 @@ json module's C encoder on a 1,000-record page, and the same bytes), and a small
 from __future__ import annotations
 
 import json
-from json.encoder import encode_basestring  # type: ignore[attr-defined]
+from json.encoder import encode_basestring
 from typing import Any
 
 import orjson

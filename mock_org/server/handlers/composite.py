@@ -12,6 +12,7 @@ import json
 import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
+from functools import partial
 from typing import Any
 
 from flask import Response, current_app, request
@@ -98,14 +99,16 @@ def _dispatch(method: str, url: str, body: Any) -> tuple[int, Any, dict[str, str
     with current_app.test_request_context(path, method=method, query_string=query, data=data, headers=headers):
         try:
             endpoint, arguments = current_app.url_map.bind_to_environ(request.environ).match()
-            response = current_app.view_functions[endpoint](**arguments)
+            response = current_app.make_response(
+                current_app.ensure_sync(current_app.view_functions[endpoint])(**arguments)
+            )
         except SalesforceError as error:
             response = errors.salesforce_error(error)
         except HTTPException as error:
             response = errors.http_error(error)
         text = response.get_data(as_text=True)
     parsed = json.loads(text) if text else None
-    extra = {}
+    extra: dict[str, str] = {}
     if response.status_code == 201 and isinstance(parsed, dict) and parsed.get("id"):
         extra["Location"] = f"{path.rstrip('/')}/{parsed['id']}"
     return response.status_code, parsed, extra
@@ -131,6 +134,7 @@ def composite(version: str) -> Response:
     with _all_or_none(all_or_none):
         for sub in subrequests:
             reference = str(sub.get("referenceId") or "")
+            headers: dict[str, str]
             if failed and all_or_none:
                 answers.append(_answer(reference, 400, errors.error_body("PROCESSING_HALTED", HALTED)))
                 continue
@@ -236,8 +240,12 @@ def _type_of(record: dict[str, Any]) -> str:
 def create_records(version: str) -> Response:
     spec = read_object()
     me = user_id()
-    operations = [
-        ((lambda record=record: org().create(_type_of(record), record, user_id=me)), None) for record in _records(spec)
+
+    def create(record: dict[str, Any]) -> str:
+        return org().create(_type_of(record), record, user_id=me)
+
+    operations: list[tuple[Callable[[], str], str | None]] = [
+        (partial(create, record), None) for record in _records(spec)
     ]
     return _collection(operations, bool(spec.get("allOrNone")))
 
@@ -252,8 +260,8 @@ def _update(record: dict[str, Any], me: str) -> str:
 def update_records(version: str) -> Response:
     spec = read_object()
     me = user_id()
-    operations = [
-        ((lambda record=record: _update(record, me)), str(record.get("Id") or "") or None) for record in _records(spec)
+    operations: list[tuple[Callable[[], str], str | None]] = [
+        (partial(_update, record, me), str(record.get("Id") or "") or None) for record in _records(spec)
     ]
     return _collection(operations, bool(spec.get("allOrNone")))
 
@@ -268,7 +276,9 @@ def upsert_records(version: str, sobject: str, field: str) -> Response:
             raise InvalidOperation(f"Missing value for the external ID field {field}", [field])
         return org().upsert(sobject, field, str(value), record, user_id=me)[0]
 
-    operations = [((lambda record=record: upsert(record)), None) for record in _records(spec)]
+    operations: list[tuple[Callable[[], str], str | None]] = [
+        (partial(upsert, record), None) for record in _records(spec)
+    ]
     return _collection(operations, bool(spec.get("allOrNone")))
 
 
@@ -283,7 +293,9 @@ def _delete(record_id: str, me: str) -> str:
 def delete_records(version: str) -> Response:
     ids = [value for value in request.args.get("ids", "").split(",") if value]
     me = user_id()
-    operations = [((lambda record_id=record_id: _delete(record_id, me)), record_id) for record_id in ids]
+    operations: list[tuple[Callable[[], str], str | None]] = [
+        (partial(_delete, record_id, me), record_id) for record_id in ids
+    ]
     return _collection(operations, request.args.get("allOrNone", "").lower() == "true")
 
 

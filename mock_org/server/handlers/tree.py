@@ -56,7 +56,7 @@ def tree(version: str, sobject: str) -> Response:
             if failed:
                 raise RollBack
     except RollBack:
-        results = [{"referenceId": node.reference, "errors": node.errors} for node in failed]
+        results: list[dict[str, Any]] = [{"referenceId": node.reference, "errors": node.errors} for node in failed]
         return json_response({"hasErrors": True, "results": results}, 400)
     ordered = sorted(nodes, key=lambda node: node.depth)  # stable: request order within a level
     results = [{"referenceId": node.reference, "id": node.record_id} for node in ordered]

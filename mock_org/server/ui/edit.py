@@ -26,7 +26,7 @@ def _form(info: ObjectInfo, record: dict[str, Any] | None, values: dict[str, Any
 
 
 def _user_id() -> str:
-    return sessions.current().user.id
+    return sessions.user_id()
 
 
 @blueprint.route("/lightning/o/<sobject>/new", methods=["GET", "POST"], endpoint="new")

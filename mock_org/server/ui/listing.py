@@ -122,7 +122,7 @@ def build(catalog: Catalog, info: ObjectInfo, request: ListRequest, zone: dt.tzi
     sort_column = _sort_column(catalog, info, shown, request.sort)
     conditions = list(base)
     conditions += [condition(catalog, info, item, zone) for item in request.filters]
-    if request.find and info.field(info.title) and info.field(info.title)["type"] != "id":
+    if request.find and (title := info.field(info.title)) and title["type"] != "id":
         conditions.append(f"{info.title} LIKE {_like(request.find, 'contains')}")
     where = f" WHERE {' AND '.join(conditions)}" if conditions else ""
     direction = "DESC" if request.descending else "ASC"

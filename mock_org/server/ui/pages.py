@@ -13,7 +13,7 @@ from .blueprint import blueprint, zone
 from .catalog import ObjectInfo
 from .columns import Column
 from .records import quoted_id
-from .search import search
+from .search import Group, search
 from .state import ui_state
 
 RECENT_CASES = 10
@@ -133,7 +133,7 @@ def global_search() -> Response:
     text = (request.args.get("q") or "").strip()
     catalog = ui_state().catalog
     scope = object_info(request.args["scope"]) if request.args.get("scope") else None
-    sosl, groups, error = "", [], None
+    sosl, groups, error = "", list[Group](), None
     if text:
         try:
             sosl, groups = search(org(), catalog, text, scope)
@@ -151,7 +151,7 @@ def query_console() -> Response:
     if request.method == "POST" and (text.strip() or request.form.get("locator")):
         try:
             answer = console.run(org(), text, include_deleted=include_deleted, locator=request.form.get("locator", ""),
-                                 user_id=sessions.current().user.id)  # fmt: skip
+                                 user_id=sessions.user_id())  # fmt: skip
         except SalesforceError as problem:
             error = problem
     body = render_template(

@@ -38,6 +38,13 @@ def current() -> Session | None:
     return g.ui_session
 
 
+def user_id() -> str:
+    """The signed-in user's Id, on a page behind the blueprint's guard (which sends anyone else to log in)."""
+    session = current()
+    assert session is not None, "the guard lets no request without a session reach a page"
+    return session.user.id
+
+
 def token() -> str:
     return request.cookies.get(SESSION_COOKIE, "")
 
