@@ -42,7 +42,7 @@ class Oracle:
         try:
             self._solve(context, episode)
         except (InfraError, OracleError) as error:
-            error.episode = episode  # type: ignore[attr-defined]  # the record keeps the partial conversation
+            error.episode = episode  # type: ignore[union-attr]  # the record keeps the partial conversation
             raise
         return episode
 
