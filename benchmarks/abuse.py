@@ -174,7 +174,7 @@ def main() -> None:
     parser.add_argument("--out", type=Path, help="also write the figures as JSON here")
     args = parser.parse_args()
     from fixtures.default import default_org
-    from mock_org.server import tls
+    from mock_org.server.http import tls
 
     trees = {"before": args.before, "after": HERE} if args.before else {"after": HERE}
     chosen = {name: attack for name, attack in ABUSES.items() if not args.only or any(word in name for word in args.only)}

@@ -44,7 +44,7 @@ from simple_salesforce import Salesforce
 from benchmarks.roundtrip import start_server
 from fixtures import default_org
 from mock_org.copies import prepared_copy
-from mock_org.server.front import tls_context
+from mock_org.server.http.front import tls_context
 
 GOALS = {"warm": 1.5, "cold": 2.0}
 CASE_FIELDS = "Id, OwnerId, CreatedDate, ClosedDate, Status, AccountId, IssueId__c, OrderItemId__c"

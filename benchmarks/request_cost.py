@@ -34,8 +34,8 @@ from benchmarks.floor import Floor, cpu_seconds, login, shapes
 from benchmarks.roundtrip import start_server
 from fixtures import default_org
 from mock_org.copies import prepared_copy
-from mock_org.server import http1, wsgi
-from mock_org.server.wire import dumps_bytes, json_response
+from mock_org.server.http import http1, wsgi
+from mock_org.server.rest.wire import dumps_bytes, json_response
 
 
 def per_call_us(action: Callable[[], object], calls: int) -> float:
@@ -46,8 +46,8 @@ def per_call_us(action: Callable[[], object], calls: int) -> float:
 def app_stages(path: Path, calls: int) -> list[tuple[str, float]]:
     from mock_org.org import Org
     from mock_org.server.app import create_app, session_check
+    from mock_org.server.rest.state import EXTENSION
     from mock_org.server.settings import Settings
-    from mock_org.server.state import EXTENSION
 
     org = Org(path, read_only=True)
     app = create_app(org, Settings())
@@ -100,7 +100,7 @@ def app_stages(path: Path, calls: int) -> list[tuple[str, float]]:
 
 def trivial_server(answer: bytes, certfile: str, keyfile: str, control: Connection) -> None:
     """Our front in front of a WSGI app that only answers ``answer`` (a whole HTTP response's body)."""
-    from mock_org.server.front import Front
+    from mock_org.server.http.front import Front
 
     def app(environ: dict[str, Any], start_response: Callable[..., Any]) -> list[bytes]:
         start_response("200 OK", [("Content-Type", "application/json;charset=UTF-8"),

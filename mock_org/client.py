@@ -43,7 +43,7 @@ def connect(
     With ``timeout``, every request (the login included) gives up after that many seconds without an
     answer, and ``retries`` retries reads that failed on the way (TimeoutSession).
     """
-    from .server import tls
+    from .server.http import tls
 
     url = url or os.environ.get("CRMARENA_URL") or DEFAULT_URL
     host = urlsplit(url).netloc

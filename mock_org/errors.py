@@ -1,6 +1,6 @@
 """The Salesforce errors the org raises: one class per error code, the real org's wording as templates.
 
-Codes only; HTTP statuses live in the server (server/errors.py). Query errors carry the
+Codes only; HTTP statuses live in the server (server/rest/errors.py). Query errors carry the
 caret block a real org adds (``\\n<line>\\n   ^\\nERROR at Row:r:Column:c\\n<reason>``).
 """
 

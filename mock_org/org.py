@@ -70,7 +70,7 @@ class Org:
     # ------------------------------------------------------------------- queries
 
     # ``clock`` replaces the org's clock for one call: the per-session clock of the mock-only clock
-    # resource (server/handlers/clock.py), so that concurrent sessions can each have their own "today".
+    # resource (server/rest/handlers/clock.py), so that concurrent sessions can each have their own "today".
 
     def query(self, soql: str, *, include_deleted: bool = False, batch_size: int | None = None, version: str = "59.0",
               user_id: str | None = None, clock: OrgClock | None = None) -> dict[str, Any]:  # fmt: skip

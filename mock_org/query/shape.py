@@ -22,7 +22,7 @@ ChildRecords = dict[int, dict[str, list[dict[str, Any]]]]  # id(ChildSlot) → p
 
 class Records(list):
     """Shaped records that know whether a double in them needs Java's notation (``java_doubles``):
-    when none does, the server's JSON encoder writes them as they are, without looking (wire.py)."""
+    when none does, the server's JSON encoder writes them as they are, without looking (server/rest/wire.py)."""
 
     java_doubles: bool
 
@@ -98,7 +98,7 @@ def _flat_shaper(sobject: str, id_index: int, slots: tuple[FlatSlot, ...], versi
 
 
 def shape_records(template: RecordTemplate, rows: list[Row], version: str, children: ChildRecords) -> list[dict]:
-    """Flat templates give ``Records`` that know their doubles; nested ones a plain list (wire.py looks)."""
+    """Flat templates give ``Records`` that know their doubles; nested ones a plain list (server/rest/wire.py looks)."""
     if all(isinstance(entry, ValueSlot) for entry in template.entries):
         slots = tuple((e.key, e.index, e.field_type, e.convert) for e in template.entries)  # type: ignore[union-attr]
         shaper = _flat_shaper(template.sobject, template.id_index, slots, version)

@@ -1,4 +1,12 @@
-"""The Salesforce REST API over the org: Flask routes, handlers, the error mapping, TLS and the WSGI server.
+"""The Salesforce APIs over the org, in wings, and what builds and runs them.
 
-``create_app(org, settings)`` in app.py is the only way to build the application; serve.py runs it.
+- ``http/``: the transport (HTTPS and HTTP/1.1 on threads, the WSGI hand-over, the mock CA); no Flask.
+- ``bulk/``: both Bulk APIs' jobs (2.0 and 1.0), their request and result documents, their files on disk.
+- ``rest/``: the REST app: the URL table, the handlers, errors as HTTP, JSON in and out, shared state.
+- ``ui/``: the pages a person or a browser agent uses, on the same app and the same ``Org``.
+
+Here: ``create_app(org, settings)`` in app.py, the only way to build the application (the wings meet
+there); serve.py runs it behind the front (``serve_org``), workers.py in N processes on one port;
+settings.py and limits.py hold what a server is configured with; cli.py and tls_cli.py are the
+``crmarena serve`` and ``crmarena tls export`` commands.
 """

@@ -16,15 +16,15 @@ import soql_parser
 from ..auth import Authenticator
 from ..org import Org
 from ..shared import LocalState, SharedState
-from . import errors
-from .bulk1_jobs import Bulk1Jobs
-from .bulk_jobs import JobStore
-from .routes import CONVERTERS, ROUTES, endpoint
+from .bulk.v1_jobs import Bulk1Jobs
+from .bulk.v2_jobs import JobStore
+from .http.wsgi import TOO_LARGE
+from .rest import errors
+from .rest.routes import CONVERTERS, ROUTES, endpoint
+from .rest.state import EXTENSION, ServerState, access_token, header_token, state
+from .rest.usage import ApiUsage
 from .settings import Settings
-from .state import EXTENSION, ServerState, access_token, header_token, state
 from .ui import register as register_ui
-from .usage import ApiUsage
-from .wsgi import TOO_LARGE
 
 PROTECTED = frozenset(endpoint(route) for route in ROUTES if route.protected)
 
@@ -48,7 +48,7 @@ def create_app(org: Org, settings: Settings | None = None, shared: SharedState |
     jobs = JobStore(org, shared, limits), Bulk1Jobs(org, shared, limits)
     app.extensions[EXTENSION] = ServerState(org, settings, auth, usage, *jobs, shared)
     for route in ROUTES:
-        # Both spellings, never a redirect: clients differ on the trailing slash (routes.py).
+        # Both spellings, never a redirect: clients differ on the trailing slash (rest/routes.py).
         for rule in {route.rule, route.rule.rstrip("/") or "/"}:
             app.add_url_rule(rule, endpoint(route), route.view, methods=list(route.methods))
     register_ui(app)  # the org in a browser (server/ui), on the same Org and Authenticator

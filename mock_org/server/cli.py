@@ -38,7 +38,8 @@ from . import limits
 
 if TYPE_CHECKING:
     from ..clock import OrgClock
-    from . import tls, workers
+    from . import workers
+    from .http import tls
     from .serve import Server
 
 
@@ -90,7 +91,7 @@ def add(subparsers: argparse._SubParsersAction, default_org: Callable[[], Path])
 
 def tls_names(args: argparse.Namespace) -> tuple[str, ...]:
     """Extra certificate names: --tls-name, $CRMARENA_TLS_NAMES, and the listen address when it is specific."""
-    from . import tls
+    from .http import tls
 
     names = [*args.tls_name, *os.environ.get("CRMARENA_TLS_NAMES", "").replace(",", " ").split()]
     if args.host not in ("0.0.0.0", "::"):
@@ -102,7 +103,7 @@ def tls_names(args: argparse.Namespace) -> tuple[str, ...]:
 def check(host: str, port: int, tls_dir: Path | None) -> int:
     """Whether a server answers ``GET /services/data`` (the Docker HEALTHCHECK). It trusts the CA the
     server made and never makes one itself: before the server's first start there is nothing to check."""
-    from . import tls
+    from .http import tls
 
     files = tls.TlsFiles(tls_dir or tls.default_directory())
     target = "127.0.0.1" if host in ("0.0.0.0", "::") else host
@@ -141,7 +142,7 @@ def run(args: argparse.Namespace, default_org: Callable[[], Path]) -> int:
     from ..cache import cache_root
     from ..copies import check_org_file, prepare_in_place, prepared_copy, serving, working_copy
     from ..dump import reference_date
-    from . import tls
+    from .http import tls
 
     if args.check:
         return check(args.host, args.port, args.tls_dir)

@@ -23,7 +23,7 @@ MB = 1024 * 1024
 
 @dataclass(frozen=True)
 class ServerLimits:
-    # ------------------------------------------------------------------ connections (front.py)
+    # ------------------------------------------------------------------ connections (http/front.py)
     max_connections: int = 1000  # open connections in all; past it, idle and unauthenticated ones are shed
     max_connections_per_client: int = 200  # open connections from one client address
     authenticated_reserve: int = 100  # of max_connections, kept for connections whose requests carry a session
@@ -36,7 +36,7 @@ class ServerLimits:
     min_body_rate: int = 10_000  # bytes a second a body must average once it has had body_grace_seconds
     body_grace_seconds: float = 10.0
     max_pipelined: int = 16  # requests answered in a row from what a client sent ahead; then the connection closes
-    # ------------------------------------------------------------------ requests (http1.py, front.py)
+    # ------------------------------------------------------------------ requests (http/http1.py, http/front.py)
     # Salesforce: "the maximum length for the combined URI and headers is 16,384 bytes"; a longer head is
     # 431, a longer URI alone 414 (Salesforce Help, "Maximum number of rows returned by SOQL queries over
     # the REST API", article 000386264).
@@ -46,7 +46,7 @@ class ServerLimits:
     unauthenticated_body_bytes: int = 1 * MB  # without a session (logins included)
     body_memory_bytes: int = 1 * MB  # a body longer than this is read into a temporary file
     bodies_in_memory_bytes: int = 64 * MB  # bodies held in memory at once, all connections together
-    # ------------------------------------------------------------------ Bulk API jobs (bulk_jobs.py, bulk1_jobs.py)
+    # ------------------------------------------------------------------ Bulk API jobs (bulk/)
     # A real org deletes jobs in a terminal state after 7 days ("Bulk API and Bulk API 2.0 Limits and
     # Allocations": batch and job lifespan).
     bulk_retention_seconds: float = 7 * 24 * 3600.0

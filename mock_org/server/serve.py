@@ -1,4 +1,4 @@
-"""Running the app on HTTPS, and optionally plain HTTP, behind the front (front.py).
+"""Running the app on HTTPS, and optionally plain HTTP, behind the front (http/front.py).
 
 ``serve_org()`` is the isolation primitive: it copies an org dump into a temporary directory,
 prepares the copy, serves it on a free loopback port and deletes it afterwards, so each evaluation
@@ -25,11 +25,11 @@ from ..dump import reference_date
 from ..empty import FRESH_POD, empty_copy
 from ..ids import POD
 from ..org import Org
-from . import tls
 from .app import create_app, session_check
-from .front import Front
+from .http import tls
+from .http.front import Front
+from .rest.state import EXTENSION
 from .settings import Settings
-from .state import EXTENSION
 
 if TYPE_CHECKING:
     from simple_salesforce import Salesforce
@@ -39,7 +39,7 @@ THREADS = 16
 
 class Server:
     """The app on HTTPS (and plain HTTP when ``http_port`` is given): the front reads requests and does
-    TLS (front.py); at most ``threads`` requests run the app at once."""
+    TLS (http/front.py); at most ``threads`` requests run the app at once."""
 
     def __init__(
         self, app: Flask, *, host: str = "127.0.0.1", port: int = 8443, http_port: int | None = None,

@@ -27,7 +27,7 @@ def add(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run_export(args: argparse.Namespace) -> int:
-    from . import tls
+    from .http import tls
 
     files = tls.TlsFiles(args.tls_dir or tls.default_directory())
     if not (files.ca_cert.exists() and files.bundle.exists()):

@@ -33,7 +33,7 @@ from typing import Any
 from ..clock import OrgClock
 from ..shared import StateFile
 from ..user_errors import Unavailable
-from . import tls
+from .http import tls
 
 READY_SECONDS = 120.0  # how long a worker may take to open the org and start listening
 STOP_SECONDS = 30.0  # how long a worker may take to finish its requests once told to stop

@@ -148,6 +148,22 @@ def test_the_engine_never_imports_http() -> None:
     )
 
 
+def test_the_transport_and_the_bulk_jobs_need_no_web_framework() -> None:
+    """mock_org/server/http/ serves any WSGI app and bulk/ keeps jobs with no HTTP: Flask stays in rest/ and ui/."""
+    wings = ("mock_org.server.http.", "mock_org.server.bulk.")
+    found = offenders("mock_org", ("flask", "werkzeug"))
+    assert [offence for offence in found if offence.startswith(wings)] == []
+    assert any(module.startswith(wings) for module in imports_of("mock_org"))
+
+
+def test_the_server_stands_in_wings_that_say_why() -> None:
+    """At most ten modules at the top of mock_org/server/; each wing's __init__.py says why it exists."""
+    server = ROOT / "mock_org" / "server"
+    assert len(list(server.glob("*.py"))) <= 10
+    for wing in ("http", "bulk", "rest", "ui"):
+        assert ast.get_docstring(ast.parse((server / wing / "__init__.py").read_text(encoding="utf-8"))), wing
+
+
 def test_fixtures_use_only_the_schema_dump_and_id_modules_of_the_org() -> None:
     # Besides the schema, the dump's reading half, the cache folder and Id arithmetic: the errors and argument
     # types every crmarena subcommand shares.

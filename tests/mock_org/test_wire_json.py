@@ -1,4 +1,4 @@
-"""The server's JSON (server/wire.py): ``dumps`` writes exactly the bytes of the rules (``java_dumps``:
+"""The server's JSON (server/rest/wire.py): ``dumps`` writes exactly the bytes of the rules (``java_dumps``:
 Java's doubles, null for NaN and infinities, key order kept, non-ASCII as it is), whether the json
 module's C encoder or the rules write them."""
 
@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from mock_org.org import Org
 from mock_org.query.shape import Records
-from mock_org.server.wire import dumps, dumps_bytes, java_dumps
+from mock_org.server.rest.wire import dumps, dumps_bytes, java_dumps
 from mock_org.values import format_datetime
 
 from .conftest import PRODUCTS

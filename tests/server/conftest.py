@@ -22,8 +22,8 @@ from flask.testing import FlaskClient
 
 from mock_org.auth import AuthConfig
 from mock_org.org import Org
-from mock_org.server import tls
 from mock_org.server.app import create_app
+from mock_org.server.http import tls
 from mock_org.server.limits import ServerLimits
 from mock_org.server.serve import RunningOrg, serve_org
 from mock_org.server.settings import Settings

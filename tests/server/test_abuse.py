@@ -27,7 +27,7 @@ from benchmarks.abusers import (
     trickle_bodies,
     upload,
 )
-from mock_org.server import tls
+from mock_org.server.http import tls
 
 ROOT = Path(__file__).resolve().parents[2]
 Serve = Callable[..., AbstractContextManager[ServedProcess]]

@@ -14,7 +14,7 @@ import pytest
 import requests
 
 from mock_org.ids import serial_of
-from mock_org.server import tls
+from mock_org.server.http import tls
 from mock_org.server.serve import RunningOrg, serve_org
 from tests.mock_org.builder import rid
 

@@ -19,7 +19,7 @@ from cryptography import x509
 from simple_salesforce import Salesforce
 from simple_salesforce.exceptions import SalesforceRefusedRequest
 
-from mock_org.server import tls
+from mock_org.server.http import tls
 
 ROOT = Path(__file__).resolve().parents[2]
 BANNER = re.compile(r"Mock Salesforce org on https://127\.0\.0\.1:(\d+)(?: and http://127\.0\.0\.1:(\d+))?")

@@ -21,7 +21,7 @@ import pytest
 from simple_salesforce import Salesforce
 
 from mock_org.client import connect
-from mock_org.server import tls
+from mock_org.server.http import tls
 from mock_org.server.serve import RunningOrg, serve_org
 
 from .conftest import BULK_PRODUCTS, TWINS

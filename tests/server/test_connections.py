@@ -1,11 +1,11 @@
-"""Which connections the front sheds when there is no room (mock_org/server/connections.py), without
+"""Which connections the front sheds when there is no room (mock_org/server/http/connections.py), without
 sockets: caps in total and per address, the reserve for sessions, and the order of shedding."""
 
 from __future__ import annotations
 
 import time
 
-from mock_org.server.connections import Entry, Phase, Registry
+from mock_org.server.http.connections import Entry, Phase, Registry
 from mock_org.server.limits import ServerLimits
 
 

@@ -23,7 +23,7 @@ import pytest
 
 from fixtures import default_org
 from mock_org.auth import DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET
-from mock_org.server import tls
+from mock_org.server.http import tls
 from mock_org.server.serve import RunningOrg, serve_org
 
 from . import pypi

@@ -8,7 +8,7 @@ import pytest
 from simple_salesforce import Salesforce
 
 from fixtures import default_org
-from mock_org.server import tls
+from mock_org.server.http import tls
 from mock_org.server.serve import RunningOrg, serve_org
 
 

@@ -15,7 +15,7 @@ from flask.testing import FlaskClient
 
 from mock_org.org import Org
 from mock_org.server.app import create_app
-from mock_org.server.routes import ROUTES
+from mock_org.server.rest.routes import ROUTES
 from tests.mock_org.builder import ADMIN
 from tests.mock_org.conftest import ACCOUNTS
 

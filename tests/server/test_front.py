@@ -15,10 +15,10 @@ from typing import Any
 import pytest
 
 from mock_org import deadline
-from mock_org.server import tls
-from mock_org.server.front import Front
+from mock_org.server.http import tls
+from mock_org.server.http.front import Front
+from mock_org.server.http.wsgi import TOO_LARGE
 from mock_org.server.limits import ServerLimits
-from mock_org.server.wsgi import TOO_LARGE
 
 LIMIT = 1000
 

@@ -17,7 +17,7 @@ import requests
 
 from mock_org.auth import DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET, default_password, default_security_token
 from mock_org.org import Org
-from mock_org.server import tls
+from mock_org.server.http import tls
 from mock_org.server.serve import RunningOrg, serve_org
 from tests.mock_org.builder import ADMIN, rid
 
@@ -110,7 +110,7 @@ def test_a_query_past_its_deadline_answers_query_timeout(org_dump: Path) -> None
 
 
 def test_the_query_of_a_client_that_left_is_abandoned(org_dump: Path) -> None:
-    """The front marks a request whose client hung up (front.py); its query then stops inside SQLite."""
+    """The front marks a request whose client hung up (http/front.py); its query then stops inside SQLite."""
     from mock_org import deadline
 
     org = Org(org_dump, read_only=True, query_timeout=None)

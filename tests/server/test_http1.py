@@ -1,10 +1,10 @@
-"""The front's HTTP/1.1 reading and writing (mock_org/server/http1.py), without sockets."""
+"""The front's HTTP/1.1 reading and writing (mock_org/server/http/http1.py), without sockets."""
 
 from __future__ import annotations
 
 import pytest
 
-from mock_org.server import http1
+from mock_org.server.http import http1
 
 HEAD = b"GET /services/data?x=1 HTTP/1.1\r\nHost: h\r\nAccept: */*\r\nX-Many: a\r\nx-many: b"
 

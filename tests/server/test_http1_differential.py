@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mock_org.server import http1
+from mock_org.server.http import http1
 
 # Requests ours reads otherwise than h11, and why (h11 0.16).
 OURS_STRICTER = {

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from mock_org.server import tls
+from mock_org.server.http import tls
 from mock_org.server.serve import RunningOrg
 from tests.mock_org.conftest import CONTACTS
 

@@ -10,7 +10,8 @@ import socket
 from pathlib import Path
 
 from fixtures import default_org
-from mock_org.server import cli, tls
+from mock_org.server import cli
+from mock_org.server.http import tls
 from mock_org.server.limits import LIMITS, ServerLimits, from_args
 from mock_org.server.serve import serve_org
 from tests import documentation

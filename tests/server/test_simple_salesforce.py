@@ -25,7 +25,7 @@ from simple_salesforce.exceptions import (
 )
 
 from mock_org.auth import DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET, default_security_token
-from mock_org.server import tls
+from mock_org.server.http import tls
 from mock_org.server.serve import RunningOrg, serve_org
 from tests.mock_org.builder import ADMIN, rid
 from tests.mock_org.conftest import ACCOUNTS

@@ -10,7 +10,7 @@ from pathlib import Path
 import certifi
 from cryptography import x509
 
-from mock_org.server import tls
+from mock_org.server.http import tls
 
 
 def names(path: Path) -> set[str]:

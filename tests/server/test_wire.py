@@ -10,7 +10,7 @@ import ssl
 from pathlib import Path
 
 from mock_org.clock import OrgClock
-from mock_org.server import tls
+from mock_org.server.http import tls
 from mock_org.server.serve import RunningOrg, serve_org
 
 from .conftest import Client

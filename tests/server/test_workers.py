@@ -19,7 +19,7 @@ import pytest
 import requests
 
 from mock_org.auth import DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET, default_password, default_security_token
-from mock_org.server import tls
+from mock_org.server.http import tls
 from tests.mock_org.builder import rid
 
 from .conftest import BULK_PRODUCTS, TWINS

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from flask import Flask
 
-from ..state import EXTENSION as SERVER_EXTENSION
+from ..rest.state import EXTENSION as SERVER_EXTENSION
 from . import account, edit, pages  # noqa: F401  (their routes join the blueprint)
 from .blueprint import blueprint
 from .catalog import Catalog

@@ -9,7 +9,7 @@ from werkzeug.wrappers import Response
 
 from ...auth import INVALID_LOGIN_MESSAGE, InvalidLogin
 from ...errors import InvalidSessionId
-from ..state import state
+from ..rest.state import state
 from . import sessions
 from .blueprint import CSRF_MESSAGE, blueprint, page_error
 

@@ -13,8 +13,8 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response
 
 from ...errors import SalesforceError
-from ..errors import status_of
-from ..state import org, state
+from ..rest.errors import status_of
+from ..rest.state import org, state
 from . import display, forms, sessions
 from .catalog import ObjectInfo
 from .state import ui_state

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...org import Org
-from ..wire import dumps
+from ..rest.wire import dumps
 
 _SOSL = re.compile(r"\s*FIND\b", re.IGNORECASE)
 

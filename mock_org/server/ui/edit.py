@@ -10,7 +10,7 @@ from flask import redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
 from ...errors import SalesforceError
-from ..state import org
+from ..rest.state import org
 from . import forms, sessions
 from .blueprint import blueprint, zone
 from .catalog import ObjectInfo

@@ -7,7 +7,7 @@ from flask import abort, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
 from ...errors import NotFound, SalesforceError
-from ..state import org
+from ..rest.state import org
 from . import console, listing, records, sessions
 from .blueprint import blueprint, zone
 from .catalog import ObjectInfo

@@ -18,7 +18,7 @@ from werkzeug.wrappers import Response
 
 from ...auth import Session
 from ...errors import InvalidSessionId
-from ..state import state
+from ..rest.state import state
 from .state import ui_state
 
 SESSION_COOKIE = "sid"

@@ -20,7 +20,7 @@ import httpx
 from aiosalesforce import Salesforce, SoapLogin
 from aiosalesforce.exceptions import SalesforceError
 
-from mock_org.server import tls
+from mock_org.server.http import tls
 from mock_org.server.serve import serve_org
 
 HOST = os.environ["HOST_NAME"]

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from mock_org.auth import DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET
 from mock_org.clock import OrgClock
-from mock_org.server import tls
+from mock_org.server.http import tls
 from mock_org.server.serve import RunningOrg, serve_org
 from tests.server.grants import refresh_token
 

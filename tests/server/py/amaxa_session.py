@@ -17,7 +17,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from mock_org.server import tls
+from mock_org.server.http import tls
 from mock_org.server.serve import RunningOrg, serve_org
 
 OBJECTS = ("Account", "Contact", "Case")

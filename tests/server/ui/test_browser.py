@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from fixtures import default_org
-from mock_org.server import tls
+from mock_org.server.http import tls
 from mock_org.server.serve import RunningOrg, serve_org
 
 from .browser import ARGS, CHROMIUM, ensure_browser

@@ -16,8 +16,8 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from flask import Response, request
 
-from ...clock import OrgClock
-from ...errors import JsonParserError
+from ....clock import OrgClock
+from ....errors import JsonParserError
 from ..body import read_object
 from ..state import org, session, state
 from ..wire import json_response, no_content

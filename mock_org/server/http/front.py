@@ -40,11 +40,11 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from .. import deadline
+from ... import deadline
+from ..limits import ServerLimits
 from . import http1, wsgi
 from .bodies import Body, MemoryBudget
 from .connections import Entry, Phase, Registry
-from .limits import ServerLimits
 
 log = logging.getLogger(__name__)
 

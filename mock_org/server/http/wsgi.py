@@ -10,9 +10,9 @@ from collections.abc import Callable, Iterable
 from typing import Any, BinaryIO
 from urllib.parse import unquote_to_bytes
 
-from .errors import error_body
+from ..rest.errors import error_body
+from ..rest.wire import dumps
 from .http1 import Head
-from .wire import dumps
 
 log = logging.getLogger(__name__)
 
@@ -72,7 +72,7 @@ def with_body(environ: dict[str, Any], body: BinaryIO | None, *, size: int, rece
 
 def call(app: WsgiApp, environ: dict[str, Any]) -> tuple[str, list[tuple[str, str]], bytes]:
     """Run the app; its status (``"200 OK"``), headers and whole body. The app answers its own errors
-    (errors.py); should anything still escape it, it is logged and answered as UNKNOWN_EXCEPTION."""
+    (rest/errors.py); should anything still escape it, it is logged and answered as UNKNOWN_EXCEPTION."""
     answer: list[Any] = []
     written: list[bytes] = []
 

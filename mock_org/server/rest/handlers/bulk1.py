@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from flask import Response, request
 
-from ...errors import InvalidBatch, InvalidVersion
-from ..bulk1_documents import (
+from ....errors import InvalidBatch, InvalidVersion
+from ...bulk.v1_documents import (
     MEDIA_TYPES,
     Document,
     batch_info,
@@ -18,9 +18,9 @@ from ..bulk1_documents import (
     job_info,
     result_list,
 )
-from ..bulk1_jobs import Bulk1Jobs, Job
-from ..bulk1_requests import media_format, read_job_document
-from ..settings import OLDEST_VERSION
+from ...bulk.v1_jobs import Bulk1Jobs, Job
+from ...bulk.v1_requests import media_format, read_job_document
+from ...settings import OLDEST_VERSION
 from ..state import state, user_id
 
 

@@ -16,8 +16,8 @@ from typing import Any
 
 from flask import Response
 
-from ...errors import InvalidOperation, JsonParserError, SalesforceError
-from ...schema import SObject
+from ....errors import InvalidOperation, JsonParserError, SalesforceError
+from ....schema import SObject
 from ..body import read_object
 from ..state import org, user_id
 from ..wire import json_response

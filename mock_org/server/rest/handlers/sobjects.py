@@ -7,7 +7,7 @@ import re
 
 from flask import Response, request
 
-from ...errors import InvalidReplicationDate, NotFound
+from ....errors import InvalidReplicationDate, NotFound
 from ..body import read_object
 from ..state import org, user_id
 from ..wire import json_response, no_content

@@ -18,8 +18,8 @@ from typing import Any
 import orjson
 from flask import Response
 
-from ..query.shape import Records
-from ..values import java_double, plain_double
+from ...query.shape import Records
+from ...values import java_double, plain_double
 
 JSON_TYPE = "application/json;charset=UTF-8"
 

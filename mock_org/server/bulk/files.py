@@ -1,7 +1,7 @@
 """The data of Bulk API jobs on disk: uploads, query results and per-record results, a folder per job.
 
 A job's records never stay in the server's memory: they are written here as they are made and read
-back a page at a time, so a user who keeps many large jobs costs disk (capped per user, bulk_jobs.py),
+back a page at a time, so a user who keeps many large jobs costs disk (capped per user, v2_jobs.py),
 not memory. Every file is written beside its final name and then renamed, so a reader (another
 worker of the same server) never sees half a file. No HTTP here.
 """

@@ -18,7 +18,7 @@ from typing import Any
 from flask import Response, current_app, request
 from werkzeug.exceptions import HTTPException
 
-from ...errors import ExceededIdLimit, InvalidOperation, JsonParserError, SalesforceError
+from ....errors import ExceededIdLimit, InvalidOperation, JsonParserError, SalesforceError
 from .. import errors
 from ..body import read_object
 from ..state import org, user_id

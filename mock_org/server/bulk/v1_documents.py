@@ -25,14 +25,14 @@ from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 from xml.sax.saxutils import escape
 
-from ..errors import SalesforceError
-from ..values import UTC, parse_datetime
-from .bulk1_requests import NAMESPACE, XSI
-from .bulk_common import QueryColumns, cell, csv_text, error_text
-from .wire import dumps
+from ...errors import SalesforceError
+from ...values import UTC, parse_datetime
+from ..rest.wire import dumps
+from .common import QueryColumns, cell, csv_text, error_text
+from .v1_requests import NAMESPACE, XSI
 
 if TYPE_CHECKING:
-    from .bulk1_jobs import Batch, Job, RecordResult
+    from .v1_jobs import Batch, Job, RecordResult
 
 XML_TYPE, JSON_TYPE, CSV_TYPE = "application/xml", "application/json", "text/csv"
 MEDIA_TYPES = {"XML": XML_TYPE, "JSON": JSON_TYPE, "CSV": CSV_TYPE}

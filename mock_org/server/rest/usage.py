@@ -10,8 +10,8 @@ import datetime as dt
 from collections.abc import Callable
 from typing import Any
 
-from ..errors import RequestLimitExceeded
-from ..shared import LocalState, SharedState
+from ...errors import RequestLimitExceeded
+from ...shared import LocalState, SharedState
 
 
 class ApiUsage:

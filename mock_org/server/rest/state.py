@@ -8,13 +8,13 @@ from dataclasses import dataclass
 from flask import current_app, g, request
 from werkzeug.datastructures import Headers
 
-from ..auth import Authenticator, Session
-from ..clock import OrgClock
-from ..org import Org
-from ..shared import SharedState
-from .bulk1_jobs import Bulk1Jobs
-from .bulk_jobs import JobStore
-from .settings import Settings
+from ...auth import Authenticator, Session
+from ...clock import OrgClock
+from ...org import Org
+from ...shared import SharedState
+from ..bulk.v1_jobs import Bulk1Jobs
+from ..bulk.v2_jobs import JobStore
+from ..settings import Settings
 from .usage import ApiUsage
 
 EXTENSION = "crmarena"

@@ -5,8 +5,8 @@ A batch is processed as soon as it is added, so by the first poll it is ``Comple
 with the real org's ``stateMessage``); the handlers answer the add itself as ``Queued``, as a real org
 does. DML batches run one record at a time (each succeeds or fails alone). A batch's data and its
 results (the per-record results, or the query's result document, written a page of the query at a
-time) are files of the job (bulk_files.py), never kept in memory; a batch is at most 10 MB and 10,000
-records, as on a real org. No HTTP here; handlers/bulk1.py speaks it.
+time) are files of the job (files.py), never kept in memory; a batch is at most 10 MB and 10,000
+records, as on a real org. No HTTP here; rest/handlers/bulk1.py speaks it.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import IO, Any
 
-from ..errors import (
+from ...errors import (
     ExceededQuota,
     InvalidBatch,
     InvalidJob,
@@ -23,10 +23,8 @@ from ..errors import (
     NotFound,
     SalesforceError,
 )
-from ..schema import SObject
-from .bulk1_documents import MEDIA_TYPES, dml_results, query_result_chunks
-from .bulk1_requests import read_query, read_records
-from .bulk_common import (
+from ...schema import SObject
+from .common import (
     DML_OPERATIONS,
     QUERY_OPERATIONS,
     BulkJob,
@@ -36,6 +34,8 @@ from .bulk_common import (
     query_pages,
     write_record,
 )
+from .v1_documents import MEDIA_TYPES, dml_results, query_result_chunks
+from .v1_requests import read_query, read_records
 
 CONTENT_TYPES = frozenset({"CSV", "JSON", "XML"})
 CONCURRENCY_MODES = {"0": "Parallel", "1": "Serial", "parallel": "Parallel", "serial": "Serial"}

@@ -6,8 +6,8 @@ from typing import Any
 
 from flask import Response, request
 
-from ...auth import User
-from ...errors import InsufficientAccess, InvalidSessionId
+from ....auth import User
+from ....errors import InsufficientAccess, InvalidSessionId
 from ..state import access_token, base_url, org, session, state
 from ..wire import json_response
 

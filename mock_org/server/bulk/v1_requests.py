@@ -13,9 +13,9 @@ import re
 import xml.etree.ElementTree as ET
 from typing import Any
 
-from ..errors import ClientInputError, InvalidBatch, InvalidXml, JsonParserError, UnsupportedContentType
-from .body import parse_json
-from .bulk_common import row_data
+from ...errors import ClientInputError, InvalidBatch, InvalidXml, JsonParserError, UnsupportedContentType
+from ..rest.body import parse_json
+from .common import row_data
 
 NAMESPACE = "http://www.force.com/2009/06/asyncapi/dataload"
 XSI = "http://www.w3.org/2001/XMLSchema-instance"

@@ -3,10 +3,10 @@
 A job runs as soon as it has everything it needs (a query job when it is created, an ingest job when
 its upload is complete), so by the first poll it is ``JobComplete``. Ingest rows are written one
 transaction each, as Bulk API 2.0 reports success and failure per record. Every record goes through
-disk (bulk_files.py), never all into memory: a query's results are written a page of the query at a
+disk (files.py), never all into memory: a query's results are written a page of the query at a
 time with the offset of every row, and read back a page of the job at a time; an upload is copied
 from the request's body as it comes, and its rows are written and their results recorded one by one.
-No HTTP here; the handlers in handlers/bulk2.py translate requests into these calls.
+No HTTP here; the handlers in rest/handlers/bulk2.py translate requests into these calls.
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import IO, Any, BinaryIO
 
-from ..errors import InsufficientAccessOrReadonly, InvalidOperation, MalformedQuery, NotFound, SalesforceError
-from .bulk_common import (
+from ...errors import InsufficientAccessOrReadonly, InvalidOperation, MalformedQuery, NotFound, SalesforceError
+from .common import (
     DML_OPERATIONS,
     QUERY_OPERATIONS,
     BulkJob,

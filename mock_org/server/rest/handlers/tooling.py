@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from flask import Response, request
 
-from ... import describe
+from .... import describe
 from ..state import org, user_id
 from ..wire import json_response
 from .query import batch_size

@@ -17,7 +17,7 @@ from html import escape
 
 from flask import Response, request
 
-from ...auth import InvalidLogin, User
+from ....auth import InvalidLogin, User
 from ..errors import SOAP_XML, oauth_error, soap_fault
 from ..state import base_url, state
 from ..wire import json_response

@@ -30,7 +30,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from .limits import ServerLimits
+from ..limits import ServerLimits
 
 
 class Phase(enum.IntEnum):

@@ -21,7 +21,7 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 
-from ..cache import cache_root
+from ...cache import cache_root
 
 HOST_NAMES = ("localhost", "login.salesforce.com", "test.salesforce.com")
 IP_ADDRESSES = ("127.0.0.1", "::1")

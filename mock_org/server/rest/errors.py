@@ -18,8 +18,8 @@ from html import escape
 from flask import Flask, Response, g, request
 from werkzeug.exceptions import HTTPException
 
-from ..errors import AsyncApiError, MultipleRecords, SalesforceError
-from .bulk1_documents import error_document
+from ...errors import AsyncApiError, MultipleRecords, SalesforceError
+from ..bulk.v1_documents import error_document
 from .handlers.bulk1 import reply_format
 from .state import state
 from .wire import json_response

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from flask import Response, request
 
-from ...auth import User
-from ...errors import InsufficientAccess, JsonParserError, NotFound
+from ....auth import User
+from ....errors import InsufficientAccess, JsonParserError, NotFound
 from ..body import read_object
 from ..state import org, state, user_id
 from ..wire import json_response, no_content

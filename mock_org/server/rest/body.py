@@ -7,7 +7,7 @@ from typing import Any
 
 from flask import request
 
-from ..errors import JsonParserError, UnsupportedMediaType
+from ...errors import JsonParserError, UnsupportedMediaType
 
 # Salesforce's JSON parser (Jackson) refuses deeper documents; ours stops far sooner, because every
 # layer that walks a body (references in composite, records, the JSON writer) recurses.

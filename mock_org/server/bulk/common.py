@@ -1,7 +1,7 @@
 """What both Bulk APIs share: a query's records and CSV rows, CSV text, one DML operation on one record,
 and the registry their jobs are kept in.
 
-Bulk API 2.0 (bulk_jobs.py) and Bulk API 1.0 (bulk1_jobs.py) drive jobs differently, but a record is
+Bulk API 2.0 (v2_jobs.py) and Bulk API 1.0 (v1_jobs.py) drive jobs differently, but a record is
 written, a value printed and a CSV cell read the same way in both, and their jobs are kept, owned,
 expired and stored the same way; so that lives here once. No HTTP.
 """
@@ -17,14 +17,14 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Generic, TypeVar
 
-from ..columns import csv_header
-from ..errors import InvalidOperation, LimitExceeded, SalesforceError
-from ..ids import make_id
-from ..org import Org
-from ..shared import LocalState, SharedState
-from ..values import format_datetime, java_double
-from .bulk_files import JobFiles
-from .limits import ServerLimits
+from ...columns import csv_header
+from ...errors import InvalidOperation, LimitExceeded, SalesforceError
+from ...ids import make_id
+from ...org import Org
+from ...shared import LocalState, SharedState
+from ...values import format_datetime, java_double
+from ..limits import ServerLimits
+from .files import JobFiles
 
 QUERY_OPERATIONS = frozenset({"query", "queryAll"})
 DML_OPERATIONS = frozenset({"insert", "update", "upsert", "delete", "hardDelete"})
@@ -48,7 +48,7 @@ class BulkJob:
     modstamp: str | None = None  # when the state last changed; None until it does
     created_at: float = field(default_factory=time.time)  # wall-clock seconds: when it expires
     finished_at: float | None = None  # when it reached a state it never leaves
-    size: int = 0  # bytes of its data on disk (bulk_files.py)
+    size: int = 0  # bytes of its data on disk (files.py)
 
     @property
     def is_query(self) -> bool:
@@ -65,7 +65,7 @@ def random_id(prefix: str) -> str:
 
 class JobRegistry(Generic[J]):
     """One API's jobs by Id, kept in a state (shared.py; this process's memory unless given), their data
-    on disk (bulk_files.py). Every call names the user who makes it: a job is seen and changed only by
+    on disk (files.py). Every call names the user who makes it: a job is seen and changed only by
     the user who made it, or by one with View All Data (``visible``).
 
     A method that changes a job reads it, changes it and writes it back (``_save``) under the

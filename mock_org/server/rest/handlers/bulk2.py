@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from flask import Response, request
 
-from ...errors import UnsupportedMediaType
+from ....errors import UnsupportedMediaType
+from ...bulk.common import CSV_TYPE
+from ...bulk.v2_jobs import JobStore
 from ..body import read_object
-from ..bulk_common import CSV_TYPE
-from ..bulk_jobs import JobStore
 from ..state import state, user_id
 from ..wire import json_response, no_content
 
