@@ -35,8 +35,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from eval_suite.reference import run_reference
 from eval_suite.tools import registry
-from eval_suite.tools.reference import run_reference
 from fixtures.build import build
 from fixtures.default import DEFAULT_SEED, cache_root, default_org
 from fixtures.dump import DB_FILE, TASKS_FILE

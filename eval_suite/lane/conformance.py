@@ -32,9 +32,9 @@ from mock_org.command_line import iso_date, positive_int
 from mock_org.user_errors import OK, REFUSED, BadFile, Unavailable, UsageError
 
 from ..errors import InfraError
+from ..reference import run_reference
 from ..run.records import write_json_atomic
 from ..run.target import TARGETS, Target, TargetSettings, TargetUnavailable, open_target
-from ..tools.reference import run_reference
 from ..tools.toolbox import org_failure
 from .compare import IdTranslation, NotCompared, Outcome, compare, plan_of
 from .conformance_report import render_text, summarise

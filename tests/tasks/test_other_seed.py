@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from faker import Faker
 
-from eval_suite.tools.reference import run_reference
+from eval_suite.reference import run_reference
 from fixtures.build import BuildResult, build
 from fixtures.dump import LATENT_FILE, TASKS_FILE
 from fixtures.tasks.drafting import Context

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from eval_suite.tools.reference import run_reference
+from eval_suite.reference import run_reference
 from mock_org.clock import OrgClock
 from mock_org.copies import prepared_copy
 from mock_org.org import Org

@@ -83,7 +83,7 @@ def test_bad_arguments_are_a_clear_tool_error(sf, name, arguments, message) -> N
 
 def test_references_give_the_same_answers_on_another_org_clock(default_db, instances) -> None:
     sample = [instance for instance in instances if instance.idx % 130 < 3]
-    from eval_suite.tools.reference import run_reference
+    from eval_suite.reference import run_reference
 
     with serve_org(default_db, read_only=True, today="2021-03-04") as org:
         shifted = org.connect()
