@@ -76,7 +76,7 @@ class ServedProcess:
 @contextlib.contextmanager
 def serve_process(tree: Path, db: Path, tls_dir: Path, flags: tuple[str, ...] = ()) -> Iterator[ServedProcess]:
     """``crmarena serve --db DB --copy`` of the source tree ``tree`` on free loopback ports (HTTPS and HTTP)."""
-    command = [sys.executable, "-m", "eval_suite.cli", "serve", "--db", str(db), "--copy", "--port", "0",
+    command = [sys.executable, "-m", "eval_suite.commands.cli", "serve", "--db", str(db), "--copy", "--port", "0",
                "--http-port", "0", "--tls-dir", str(tls_dir), "--today", "2023-05-15", *flags]  # fmt: skip
     env = {**os.environ, "PYTHONPATH": str(tree), "PYTHONUNBUFFERED": "1"}
     for name in ("CRMARENA_HOST", "CRMARENA_PORT", "CRMARENA_HTTP_PORT", "CRMARENA_WORKERS"):

@@ -1,6 +1,6 @@
 """The harness's own time per agent turn — everything but the model: `python -m benchmarks.harness_overhead`.
 
-A scripted OpenAI-compatible endpoint (eval_suite/fake_llm.py, `crmarena fake-llm`) answers instantly over real
+A scripted OpenAI-compatible endpoint (eval_suite/model/fake_llm.py, `crmarena fake-llm`) answers instantly over real
 HTTP through the real ``openai`` client; the runner drives the ReAct agent against a private mock org,
 one worker, exactly as ``crmarena eval`` does (prompt assembly, request, response parsing, action
 parsing, observation rendering, record writing). Two kinds of turn, interleaved, best of N:
@@ -22,11 +22,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-from eval_suite.config import RunConfig
-from eval_suite.fake_llm import FakeLLM as ScriptedLLM
-from eval_suite.fake_llm import Reply
-from eval_suite.runner import run
-from eval_suite.target import TargetSettings, open_target
+from eval_suite.model.fake_llm import FakeLLM as ScriptedLLM
+from eval_suite.model.fake_llm import Reply
+from eval_suite.run.config import RunConfig
+from eval_suite.run.runner import run
+from eval_suite.run.target import TargetSettings, open_target
 
 QUERY = "SELECT Id, Subject, Status FROM Case ORDER BY CreatedDate DESC LIMIT 5"
 TURNS = 10

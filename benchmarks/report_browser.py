@@ -15,9 +15,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from eval_suite.records import MANIFEST_FILE, RECORDS_FILE
 from eval_suite.reports.report import make_report
 from eval_suite.reports.table import TASK_ORDER
+from eval_suite.run.records import MANIFEST_FILE, RECORDS_FILE
 
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-quic",
                  "--no-first-run", "--disable-component-update", "--disable-sync"]  # fmt: skip

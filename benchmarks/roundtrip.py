@@ -90,7 +90,7 @@ def start_server(
     (run there, so that its packages are the ones imported)."""
     if tree is not None:
         env = {**(env or os.environ), "PYTHONPATH": str(tree.resolve())}
-    command = [sys.executable, "-m", "eval_suite.cli", "serve", "--db", str(path), "--copy", "--port", "0",
+    command = [sys.executable, "-m", "eval_suite.commands.cli", "serve", "--db", str(path), "--copy", "--port", "0",
                "--tls-dir", str(tls_dir), "--today", TODAY]  # fmt: skip
     process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, env=env, cwd=tree)
     exports: dict[str, str] = {}

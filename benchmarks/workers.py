@@ -37,7 +37,17 @@ class Served:
 
     def __init__(self, workers: int) -> None:
         self.workers = workers
-        command = [sys.executable, "-m", "eval_suite.cli", "serve", "--copy", "--port", "0", "--workers", str(workers)]
+        command = [
+            sys.executable,
+            "-m",
+            "eval_suite.commands.cli",
+            "serve",
+            "--copy",
+            "--port",
+            "0",
+            "--workers",
+            str(workers),
+        ]
         self.process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, text=True)
         exports: dict[str, str] = {}
         assert self.process.stdout is not None

@@ -6,7 +6,7 @@ import json
 import subprocess
 import sys
 
-from eval_suite.cli import main
+from eval_suite.commands.cli import main
 
 
 def test_help_lists_the_commands(capsys) -> None:
@@ -33,7 +33,7 @@ def test_sosl_errors_are_malformed_search(capsys) -> None:
 
 def test_console_script_runs() -> None:
     result = subprocess.run(
-        [sys.executable, "-m", "eval_suite.cli", "parse", "FIND {x} RETURNING Account"],
+        [sys.executable, "-m", "eval_suite.commands.cli", "parse", "FIND {x} RETURNING Account"],
         capture_output=True,
         text=True,
         check=True,

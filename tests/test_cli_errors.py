@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from eval_suite.cli import main
+from eval_suite.commands.cli import main
 from mock_org.user_errors import BAD_FILE, BROKEN_PIPE, INTERNAL, INVALID_DATA, REFUSED, UNAVAILABLE, USAGE
 from tests.mock_org.builder import build_org, rid
 from tests.mock_org.conftest import tiny_records
@@ -154,7 +154,7 @@ def test_a_mistake_is_one_line_and_an_exit_code(arguments, code, says, files, bu
 def crmarena(
     *arguments: str, env: dict[str, str] | None = None, stdin: str | None = None
 ) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "eval_suite.cli", *arguments], cwd=ROOT, capture_output=True,
+    return subprocess.run([sys.executable, "-m", "eval_suite.commands.cli", *arguments], cwd=ROOT, capture_output=True,
                           text=True, input=stdin, env={**os.environ, **(env or {})}, timeout=120)  # fmt: skip
 
 
@@ -170,7 +170,7 @@ def test_a_closed_pipe_ends_quietly(tmp_path: Path) -> None:
     records = tiny_records()
     records["Product2"] += [{"Id": rid("01t", 100 + i), "Name": f"Item {i:04d}"} for i in range(3000)]
     build_org(tmp_path / "big.db", records).close()  # its answer is far more than a pipe holds
-    command = (f"{sys.executable} -m eval_suite.cli query --db {tmp_path / 'big.db'} --all 'SELECT Id, Name FROM Product2'"
+    command = (f"{sys.executable} -m eval_suite.commands.cli query --db {tmp_path / 'big.db'} --all 'SELECT Id, Name FROM Product2'"
                " | head -c 10 > /dev/null; echo ${PIPESTATUS[0]}")  # fmt: skip
     result = subprocess.run(["bash", "-c", command], cwd=ROOT, capture_output=True, text=True, timeout=120,
                             env={**os.environ, "CRMARENA_CACHE_DIR": str(tmp_path / "cache")})  # fmt: skip

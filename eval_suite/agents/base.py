@@ -12,8 +12,8 @@ from typing import Any, Protocol
 from fixtures.tasks.model import Instance
 
 from ..errors import AgentError, Cancelled, InfraError
-from ..llm import LLM, Completion
-from ..toolbox import Toolbox
+from ..model.llm import LLM, Completion
+from ..tools.toolbox import Toolbox
 
 _THINK = re.compile(r"<think>.*?</think>|^.*?</think>", re.DOTALL)
 

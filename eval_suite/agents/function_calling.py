@@ -15,9 +15,9 @@ import re
 from typing import Any
 
 from .. import prompts
-from ..llm import Completion
+from ..model.llm import Completion
 from ..prompts.schema import render_schema
-from ..toolbox import RESPOND
+from ..tools.toolbox import RESPOND
 from .base import Episode, EpisodeContext, TurnLoop, visible_text
 
 PROTOCOLS = ("native", "text")

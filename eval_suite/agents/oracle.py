@@ -5,7 +5,7 @@ Every tool step is a tool call — a name and JSON arguments — through the epi
 same ``Toolbox.call`` the function-calling agents use (the tool registry, argument handling, error
 shaping, org-failure classification). What the oracle knows of a result is only what a model is
 shown: the observation text, read back as a Python literal. The few derive steps
-(eval_suite.derive) it works out itself from those readings, as a model reasons between calls, and
+(eval_suite.reference.derive) it works out itself from those readings, as a model reasons between calls, and
 the answer goes out as a ``respond`` call. Its trajectory is a function-calling conversation.
 """
 
@@ -15,10 +15,10 @@ import ast
 import json
 from typing import Any
 
-from ..derive import OPERATIONS
 from ..errors import InfraError
 from ..reference import ReferenceError, resolve
-from ..toolbox import RESPOND
+from ..reference.derive import OPERATIONS
+from ..tools.toolbox import RESPOND
 from .base import Episode, EpisodeContext
 
 

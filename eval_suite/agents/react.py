@@ -8,7 +8,7 @@ import re
 from typing import Any
 
 from .. import prompts
-from ..llm import Completion
+from ..model.llm import Completion
 from ..prompts.schema import render_schema
 from .base import Episode, EpisodeContext, TurnLoop, visible_text
 

@@ -1,7 +1,7 @@
 """``crmarena conformance``: one query suite on two orgs, and every place where their answers differ.
 
 Side A is normally the mock (the org the tasks were written for), side B the org under test; each
-side is opened by eval_suite.target from its own settings, so CRMARENA_TARGET plays no part. The
+side is opened by eval_suite.run.target from its own settings, so CRMARENA_TARGET plays no part. The
 suite (eval_suite.lane.query_suite) runs on both sides, side B's statements with their Ids
 translated through the push's Id map; eval_suite.lane.compare says what differs. Statements with a
 relative date literal are compared only when both sides' "today" can be pinned (two mocks); a real
@@ -34,10 +34,10 @@ from mock_org.command_line import iso_date, positive_int
 from mock_org.user_errors import OK, REFUSED, BadFile, Unavailable, UsageError
 
 from ..errors import InfraError
-from ..records import write_json_atomic
 from ..reference import run_reference
-from ..target import TARGETS, Target, TargetSettings, TargetUnavailable, open_target
-from ..toolbox import org_failure
+from ..run.records import write_json_atomic
+from ..run.target import TARGETS, Target, TargetSettings, TargetUnavailable, open_target
+from ..tools.toolbox import org_failure
 from .compare import IdTranslation, NotCompared, Outcome, compare, plan_of
 from .conformance_report import render_text, summarise
 from .idmap import IdMapError, load_idmap

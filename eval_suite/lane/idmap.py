@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..records import write_json_atomic
+from ..run.records import write_json_atomic
 
 FORMAT = "crmarena-idmap/1"
 

@@ -21,7 +21,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
-from ..records import write_text_atomic
+from ..run.records import write_text_atomic
 
 API_VERSION = "59.0"
 NAMESPACE = "http://soap.sforce.com/2006/04/metadata"

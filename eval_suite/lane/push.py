@@ -36,7 +36,7 @@ from tqdm import tqdm
 from fixtures.dump import sha256_of
 from mock_org.user_errors import REFUSED, CommandError, InvalidData
 
-from ..records import write_json_atomic
+from ..run.records import write_json_atomic
 from .idmap import IdMap, load_idmap, save_idmap
 from .remap import map_known_ids
 from .source import AUDIT_FIELDS, Dump, SourceField, SourceObject

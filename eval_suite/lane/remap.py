@@ -17,7 +17,7 @@ from fixtures.tasks.task_file import read_task_file
 from mock_org.ids import to18
 from mock_org.user_errors import InvalidData
 
-from ..records import write_records_atomic
+from ..run.records import write_records_atomic
 from .idmap import IdMap
 
 # A word of 15 or 18 letters and digits: a candidate Id (whether it is one is the map's and the prefixes' call).

@@ -11,7 +11,7 @@ from functools import cache
 from importlib import resources
 from string import Template
 
-# The one short request that checks a model endpoint before a run of an agent without tools (probe.py).
+# The one short request that checks a model endpoint before a run of an agent without tools (model/probe.py).
 ENDPOINT_CHECK = "Reply OK."
 
 

@@ -20,7 +20,7 @@ from typing import Any
 from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup
 
-from ..records import PASSED
+from ..run.records import PASSED
 from .leaderboard import ordered
 from .table import NOTE, Row, _columns, _values, max_trials, pass_values, sections
 

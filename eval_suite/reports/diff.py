@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
-from ..identity import CONFIGURATION, describe, differences
-from ..records import PASSED, SCORED
+from ..run.identity import CONFIGURATION, describe, differences
+from ..run.records import PASSED, SCORED
 from .leaderboard import ordered
 from .runs import Run
 

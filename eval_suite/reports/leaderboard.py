@@ -15,8 +15,8 @@ from collections.abc import Collection, Sequence
 from dataclasses import asdict
 from typing import Any
 
-from ..metrics import macro_mean_with_ci, mean_with_ci, pass_k_curve
-from ..records import PASSED, SCORED, STATUSES
+from ..run.records import PASSED, SCORED, STATUSES
+from ..scoring.metrics import macro_mean_with_ci, mean_with_ci, pass_k_curve
 
 # The nine tasks in the paper's order, with its abbreviations: every table and plot uses this order.
 TASK_ORDER = (

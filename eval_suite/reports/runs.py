@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..identity import configuration, describe, differences, key_text
-from ..records import FAILED, INFRA_ERROR, MANIFEST_FILE, PASSED, RECORDS_FILE, latest, read_records
+from ..run.identity import configuration, describe, differences, key_text
+from ..run.records import FAILED, INFRA_ERROR, MANIFEST_FILE, PASSED, RECORDS_FILE, latest, read_records
 
 # results_{model}_{agent_strategy}_{task_category}.json (crmarena.md §3.4); the model's name may hold "_".
 _ORIGINAL_NAME = re.compile(
@@ -144,7 +144,7 @@ def _ablation(manifest: dict[str, Any]) -> tuple[str, ...]:
     if manifest["agent"] not in ("fc", "fc-sql") or not used:
         return ()
     try:
-        from ..tools_catalog import agent_tools
+        from ..tools.catalog import agent_tools
 
         full = {tool.category for tool in agent_tools(manifest["agent"], None)}
     except ImportError:  # no tool registry in this installation: every run shows its categories

@@ -16,8 +16,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..identity import key_text, task_set_of, task_set_title
-from ..records import HARNESS_ERROR, INFRA_ERROR
+from ..run.identity import key_text, task_set_of, task_set_title
+from ..run.records import HARNESS_ERROR, INFRA_ERROR
 from .leaderboard import TASK_ORDER, partial_mark, summarize
 from .runs import Run
 

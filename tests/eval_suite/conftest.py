@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from eval_suite.config import RunConfig
+from eval_suite.run.config import RunConfig
 from mock_org.server.serve import serve_org
 from tests.mock_org.builder import build_org
 from tests.mock_org.conftest import AGENT_A, AGENT_B
@@ -112,7 +112,7 @@ def clean_env(**extra: str) -> dict[str, str]:
 def crmarena(args: list[str], env: dict[str, str]) -> tuple[subprocess.CompletedProcess[str], float]:
     """The command in a process of its own (a hang is a failure here, not a hung test), and how long it took."""
     started = time.monotonic()
-    done = subprocess.run([sys.executable, "-m", "eval_suite.cli", *args], capture_output=True, text=True, env=env,
+    done = subprocess.run([sys.executable, "-m", "eval_suite.commands.cli", *args], capture_output=True, text=True, env=env,
                           timeout=120)  # fmt: skip
     return done, time.monotonic() - started
 
@@ -122,7 +122,7 @@ def crmarena_after(args: list[str], env: dict[str, str], marker: str) -> tuple[i
     ``marker`` (the run saying what it is about to wait for) to the command's end: a wait measured
     without the interpreter's start-up, which a loaded machine makes long. A command still running
     after 120 s is killed and fails the test."""
-    process = subprocess.Popen([sys.executable, "-m", "eval_suite.cli", *args], stdout=subprocess.DEVNULL,
+    process = subprocess.Popen([sys.executable, "-m", "eval_suite.commands.cli", *args], stdout=subprocess.DEVNULL,
                                stderr=subprocess.PIPE, text=True, env=env)  # fmt: skip
     lines: list[tuple[float, str]] = []
     reader = threading.Thread(target=lambda: lines.extend((time.monotonic(), line) for line in process.stderr),  # type: ignore[union-attr]

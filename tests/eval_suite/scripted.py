@@ -5,7 +5,7 @@ against vLLM or a hosted API. Every request is kept for assertions."""
 
 from __future__ import annotations
 
-from eval_suite.fake_llm import DROP, STALL, Failure, Reply, last_user_text, turns
-from eval_suite.fake_llm import FakeLLM as ScriptedLLM
+from eval_suite.model.fake_llm import DROP, STALL, Failure, Reply, last_user_text, turns
+from eval_suite.model.fake_llm import FakeLLM as ScriptedLLM
 
 __all__ = ["DROP", "STALL", "Failure", "Reply", "ScriptedLLM", "last_user_text", "turns"]

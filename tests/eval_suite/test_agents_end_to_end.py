@@ -6,9 +6,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from eval_suite.config import RunConfig
-from eval_suite.records import read_records
-from eval_suite.runner import run
+from eval_suite.run.config import RunConfig
+from eval_suite.run.records import read_records
+from eval_suite.run.runner import run
 from eval_suite.tools.registry import Tool
 
 from .conftest import answer_from, config, question_of, react_policy, soql_for

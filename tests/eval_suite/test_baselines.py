@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from eval_suite.config import RunConfig
-from eval_suite.runner import run
+from eval_suite.run.config import RunConfig
+from eval_suite.run.runner import run
 from tests.shared import shared_dir
 
 from .conftest import config

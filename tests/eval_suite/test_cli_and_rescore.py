@@ -11,12 +11,12 @@ from typing import Any
 
 import pytest
 
-from eval_suite.cli import main
-from eval_suite.config import RunConfig
-from eval_suite.records import RECORDS_FILE, read_records, write_records_atomic
-from eval_suite.rescore import rescore
-from eval_suite.runner import run
-from eval_suite.target import TargetSettings, TargetUnavailable, open_target
+from eval_suite.commands.cli import main
+from eval_suite.run.config import RunConfig
+from eval_suite.run.records import RECORDS_FILE, read_records, write_records_atomic
+from eval_suite.run.rescore import rescore
+from eval_suite.run.runner import run
+from eval_suite.run.target import TargetSettings, TargetUnavailable, open_target
 from mock_org.server.serve import serve_org
 
 from .conftest import config, react_policy, soql_for
@@ -24,7 +24,7 @@ from .scripted import Reply, ScriptedLLM, turns
 
 
 def crmarena(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "eval_suite.cli", *args], capture_output=True, text=True)
+    return subprocess.run([sys.executable, "-m", "eval_suite.commands.cli", *args], capture_output=True, text=True)
 
 
 def test_a_config_file_is_the_command_line(base_config: RunConfig, tmp_path: Path) -> None:

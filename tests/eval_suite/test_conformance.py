@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from eval_suite.cli import main
+from eval_suite.commands.cli import main
 from eval_suite.lane.idmap import IdMap, save_idmap
 from fixtures import default_org
 from fixtures.default import default_tasks

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import re
 
-from eval_suite import eval_cli
+from eval_suite.commands import evaluate
 from tests import documentation
 
 ROOT = documentation.ROOT
@@ -15,7 +15,7 @@ DOCS = documentation.text()
 
 def test_every_eval_flag_is_documented() -> None:
     parser = argparse.ArgumentParser()
-    eval_cli.add(parser.add_subparsers())
+    evaluate.add(parser.add_subparsers())
     commands = parser._subparsers._group_actions[0].choices  # type: ignore[union-attr]
     flags = {option for name in ("eval", "rescore") for action in commands[name]._actions
              for option in action.option_strings if option.startswith("--")}  # fmt: skip

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from eval_suite.cli import main
-from eval_suite.config import RunConfig
-from eval_suite.runner import run
+from eval_suite.commands.cli import main
+from eval_suite.run.config import RunConfig
+from eval_suite.run.runner import run
 
 from .conftest import clean_env, config, react_policy
 from .scripted import Reply, ScriptedLLM

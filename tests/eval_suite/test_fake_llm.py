@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from eval_suite.cli import main
-from eval_suite.fake_llm import FakeLLM, Reply
+from eval_suite.commands.cli import main
+from eval_suite.model.fake_llm import FakeLLM, Reply
 
 from .conftest import SLACK, clean_env, crmarena, crmarena_after
 
@@ -24,7 +24,7 @@ from .conftest import SLACK, clean_env, crmarena, crmarena_after
 @contextmanager
 def fake_llm(*flags: str) -> Iterator[str]:
     """The command in a process of its own; its URL, read from the first line it prints."""
-    process = subprocess.Popen([sys.executable, "-m", "eval_suite.cli", "fake-llm", *flags], stdout=subprocess.PIPE,
+    process = subprocess.Popen([sys.executable, "-m", "eval_suite.commands.cli", "fake-llm", *flags], stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True)  # fmt: skip
     try:
         ready, _, _ = select.select([process.stdout], [], [], 30)

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from eval_suite.llm import LLM, EndpointConfig, PriceTable
-from eval_suite.metrics import macro_mean_with_ci, mean_with_ci, pass_hat_k, pass_k_curve
-from eval_suite.records import RecordLog, latest, read_records
+from eval_suite.model.llm import LLM, EndpointConfig, PriceTable
+from eval_suite.run.records import RecordLog, latest, read_records
+from eval_suite.scoring.metrics import macro_mean_with_ci, mean_with_ci, pass_hat_k, pass_k_curve
 from eval_suite.tools.observe import render, slim_records
 
 

@@ -16,13 +16,13 @@ import pytest
 import requests
 
 from eval_suite.agents.oracle import read_observation
-from eval_suite.config import RunConfig
-from eval_suite.records import HARNESS_ERROR, INFRA_ERROR, PASSED, latest, read_records
-from eval_suite.runner import run
+from eval_suite.run.config import RunConfig
+from eval_suite.run.records import HARNESS_ERROR, INFRA_ERROR, PASSED, latest, read_records
+from eval_suite.run.runner import run
+from eval_suite.tools.catalog import registry_tools
 from eval_suite.tools.observe import render
 from eval_suite.tools.registry import Tool
 from eval_suite.tools.soql import ToolError
-from eval_suite.tools_catalog import registry_tools
 
 BROKEN = "get_cases"  # the tool most references call
 

@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from eval_suite.cli import main
-from eval_suite.config import RunConfig
-from eval_suite.progress import Progress
+from eval_suite.commands.cli import main
+from eval_suite.run.config import RunConfig
+from eval_suite.run.progress import Progress
 
 from .conftest import react_policy
 from .scripted import Failure, Reply, ScriptedLLM

@@ -16,12 +16,12 @@ from typing import Any
 
 import pytest
 
-from eval_suite.config import RunConfig
-from eval_suite.records import PASSED, SCORED, latest, read_records
 from eval_suite.reports.diff import diff
 from eval_suite.reports.report import make_report
 from eval_suite.reports.runs import load_runs
-from eval_suite.runner import run
+from eval_suite.run.config import RunConfig
+from eval_suite.run.records import PASSED, SCORED, latest, read_records
+from eval_suite.run.runner import run
 from tests.server.ui.browser import ARGS, CHROMIUM, ensure_browser
 
 from .conftest import answer_from, soql_for
@@ -149,18 +149,18 @@ def test_diff_lists_what_one_run_solved_and_the_other_did_not(run_dirs: dict[str
 
 
 def test_the_command_writes_the_report_and_refuses_what_it_cannot_read(run_dirs: dict[str, Path], tmp_path: Path) -> None:
-    done = subprocess.run([sys.executable, "-m", "eval_suite.cli", "report", str(run_dirs["react"]), "--out",
+    done = subprocess.run([sys.executable, "-m", "eval_suite.commands.cli", "report", str(run_dirs["react"]), "--out",
                            str(tmp_path / "r")], cwd=ROOT, capture_output=True, text=True)  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "r" / "index.html").exists() and "react" in done.stdout
-    refused = subprocess.run([sys.executable, "-m", "eval_suite.cli", "report", str(tmp_path / "nothing")], cwd=ROOT,
+    refused = subprocess.run([sys.executable, "-m", "eval_suite.commands.cli", "report", str(tmp_path / "nothing")], cwd=ROOT,
                              capture_output=True, text=True)  # fmt: skip
     assert refused.returncode == 3 and "no such file" in refused.stderr and "Traceback" not in refused.stderr
     assert refused.stderr.startswith("crmarena report: ") and len(refused.stderr.splitlines()) == 1
-    lone = subprocess.run([sys.executable, "-m", "eval_suite.cli", "report", "diff", str(run_dirs["react"])], cwd=ROOT,
+    lone = subprocess.run([sys.executable, "-m", "eval_suite.commands.cli", "report", "diff", str(run_dirs["react"])], cwd=ROOT,
                           capture_output=True, text=True)  # fmt: skip
     assert lone.returncode == 2 and lone.stderr == "crmarena report: diff takes exactly two runs: crmarena report diff A B\n"
-    compared = subprocess.run([sys.executable, "-m", "eval_suite.cli", "report", "diff", str(run_dirs["react"]),
+    compared = subprocess.run([sys.executable, "-m", "eval_suite.commands.cli", "report", "diff", str(run_dirs["react"]),
                                str(run_dirs["null"])], cwd=ROOT, capture_output=True, text=True)  # fmt: skip
     assert compared.returncode == 0 and "case_routing:" in compared.stdout
 

@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 
-from eval_suite.config import RunConfig
-from eval_suite.records import RECORDS_FILE, read_records
-from eval_suite.runner import RunRefused, run
+from eval_suite.run.config import RunConfig
+from eval_suite.run.records import RECORDS_FILE, read_records
+from eval_suite.run.runner import RunRefused, run
 
 from .conftest import config, react_policy
 from .scripted import Reply, ScriptedLLM
@@ -29,7 +29,7 @@ def slow_react(body: dict[str, Any]) -> Reply:
 
 
 def eval_command(base: RunConfig, url: str, out: Path) -> list[str]:
-    return [sys.executable, "-m", "eval_suite.cli", "eval", "--agent", "react", "--model", "scripted-model",
+    return [sys.executable, "-m", "eval_suite.commands.cli", "eval", "--agent", "react", "--model", "scripted-model",
             "--base-url", url, "--tasks-file", str(base.tasks_file), "--db", str(base.db), "--out", str(out),
             "--trials", "3", "--workers", "2", "--no-progress"]  # fmt: skip
 

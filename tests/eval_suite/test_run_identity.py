@@ -12,12 +12,12 @@ from typing import Any
 
 import pytest
 
-from eval_suite.cli import main
-from eval_suite.config import RunConfig
+from eval_suite.commands.cli import main
 from eval_suite.reports.diff import diff, format_diff
 from eval_suite.reports.report import make_report
 from eval_suite.reports.runs import load_runs
-from eval_suite.runner import run
+from eval_suite.run.config import RunConfig
+from eval_suite.run.runner import run
 
 from .conftest import react_policy, task_rows
 from .scripted import ScriptedLLM

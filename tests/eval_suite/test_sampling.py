@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from eval_suite.cli import main
-from eval_suite.config import RunConfig
-from eval_suite.runner import RunRefused, run
-from eval_suite.selection import sample, select
-from eval_suite.tools_catalog import default_task_file
+from eval_suite.commands.cli import main
+from eval_suite.run.config import RunConfig
+from eval_suite.run.runner import RunRefused, run
+from eval_suite.run.selection import sample, select
+from eval_suite.tools.catalog import default_task_file
 from fixtures.tasks.model import Instance
 from fixtures.tasks.task_file import TaskFile, read_task_file
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from eval_suite.scoring import normalize_answer, score, token_f1
+from eval_suite.scoring.answers import normalize_answer, score, token_f1
 
 AGENT = "005Ws000001xZvdIAE"
 OTHER = "005Ws000001xYl3IAE"

@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from eval_suite.config import RunConfig
-from eval_suite.runner import run
-from eval_suite.target import Target
+from eval_suite.run.config import RunConfig
+from eval_suite.run.runner import run
+from eval_suite.run.target import Target
 from mock_org.server.serve import serve_org
 
 from .conftest import SLACK, clean_env, config, crmarena, crmarena_after, react_policy

@@ -15,11 +15,11 @@ from pathlib import Path
 
 import pytest
 
-from eval_suite.cli import main
-from eval_suite.config import RunConfig
+from eval_suite.commands.cli import main
 from eval_suite.lane.idmap import IdMap, save_idmap
-from eval_suite.records import MANIFEST_FILE, RECORDS_FILE
-from eval_suite.runner import run
+from eval_suite.run.config import RunConfig
+from eval_suite.run.records import MANIFEST_FILE, RECORDS_FILE
+from eval_suite.run.runner import run
 from mock_org.user_errors import BAD_FILE
 
 from .test_task_file_errors import ARRAY, jsonl, with_row, without, write

@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from eval_suite.cli import main
-from eval_suite.config import RunConfig
-from eval_suite.runner import run
+from eval_suite.commands.cli import main
+from eval_suite.run.config import RunConfig
+from eval_suite.run.runner import run
 
 from .conftest import task_rows
 

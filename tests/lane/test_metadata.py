@@ -6,7 +6,7 @@ import json
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from eval_suite.cli import main
+from eval_suite.commands.cli import main
 from eval_suite.lane.source import DEFAULT_SCHEMA
 
 NS = {"md": "http://soap.sforce.com/2006/04/metadata"}

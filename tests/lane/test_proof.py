@@ -28,7 +28,7 @@ from fixtures.default import default_tasks
 from .helpers import org_digest, source_digest
 
 pytestmark = pytest.mark.slow
-CRMARENA = [sys.executable, "-m", "eval_suite.cli"]
+CRMARENA = [sys.executable, "-m", "eval_suite.commands.cli"]
 
 
 @contextmanager

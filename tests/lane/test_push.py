@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from eval_suite.cli import main
+from eval_suite.commands.cli import main
 from eval_suite.lane.idmap import load_idmap, save_idmap
 from eval_suite.lane.push import MATCHED, Pusher, PushRefused
 from eval_suite.lane.source import Dump
@@ -109,7 +109,7 @@ def test_kill_9_anywhere_then_run_again_gives_the_same_org(cut: Dump, tmp_path: 
     idmap_path = tmp_path / "idmap.json"
     with empty_org(cut.path) as org:
         env = {**os.environ, **org.env()}
-        command = [sys.executable, "-m", "eval_suite.cli", "org", "push", "--db", str(cut.path), "--idmap",
+        command = [sys.executable, "-m", "eval_suite.commands.cli", "org", "push", "--db", str(cut.path), "--idmap",
                    str(idmap_path), "--batch-size", "2", "--no-progress"]  # fmt: skip
         kills = 0
         for delay in (0.3, 0.6, 0.9):

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from eval_suite.cli import main
+from eval_suite.commands.cli import main
 from eval_suite.lane.idmap import IdMap, save_idmap
 from eval_suite.lane.remap import Remapper, UnmappedId
 from mock_org.user_errors import INVALID_DATA

@@ -12,7 +12,7 @@ import shlex
 
 import pytest
 
-from eval_suite.cli import build_parser
+from eval_suite.commands.cli import build_parser
 from mock_org import user_errors
 from tests import documentation
 
@@ -131,7 +131,7 @@ def test_the_docs_state_the_default_org_reference_date() -> None:
 
 
 def test_the_quick_start_runs_the_oracle_on_the_default_org() -> None:
-    from eval_suite.eval_cli import config_from
+    from eval_suite.commands.evaluate import config_from
 
     command = shlex.split(quick_start_commands()[0].split("&& crmarena ", 1)[1])
     assert command[0] == "eval"

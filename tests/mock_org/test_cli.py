@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from eval_suite.cli import main
+from eval_suite.commands.cli import main
 from fixtures.default import default_org
 from fixtures.dump import write_database, write_json
 from mock_org.dump import DB_FILE, MANIFEST_FILE, sha256_of

@@ -27,7 +27,7 @@ BANNER = re.compile(r"Mock Salesforce org on https://127\.0\.0\.1:(\d+)(?: and h
 
 def crmarena(*args: str, env: dict[str, str] | None = None) -> subprocess.Popen:
     return subprocess.Popen(
-        [sys.executable, "-m", "eval_suite.cli", *args], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        [sys.executable, "-m", "eval_suite.commands.cli", *args], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         text=True, env={**os.environ, **(env or {})},
     )  # fmt: skip
 
@@ -97,14 +97,14 @@ def test_serve_prints_how_to_connect_and_the_snippet_works(served, org_dump: Pat
     assert connect().query("SELECT Id FROM Issue__c WHERE Name = 'Written to the copy'")["totalSize"] == 1
 
     assert requests.get(f"http://127.0.0.1:{http_port}/services/data", timeout=10).status_code == 200
-    check = subprocess.run([sys.executable, "-m", "eval_suite.cli", "serve", "--check", "--port", str(port), "--tls-dir",
+    check = subprocess.run([sys.executable, "-m", "eval_suite.commands.cli", "serve", "--check", "--port", str(port), "--tls-dir",
                             str(Path(exports["NODE_EXTRA_CA_CERTS"]).parent)], cwd=ROOT, capture_output=True)  # fmt: skip
     assert check.returncode == 0
     assert stop(process) == 0
 
 
 def test_check_fails_when_nothing_listens(tls_files: tls.TlsFiles) -> None:
-    result = subprocess.run([sys.executable, "-m", "eval_suite.cli", "serve", "--check", "--port", "9",
+    result = subprocess.run([sys.executable, "-m", "eval_suite.commands.cli", "serve", "--check", "--port", "9",
                              "--tls-dir", str(tls_files.directory)], cwd=ROOT, capture_output=True, text=True)  # fmt: skip
     assert result.returncode == 1 and "no mock org" in result.stderr
 
@@ -126,7 +126,7 @@ def test_read_only_server_refuses_writes(org_dump: Path, tls_files: tls.TlsFiles
 
 
 def test_prepare_only_readies_the_org_and_makes_no_tls_files(org_dump: Path, tmp_path: Path) -> None:
-    result = subprocess.run([sys.executable, "-m", "eval_suite.cli", "serve", "--db", str(org_dump), "--copy",
+    result = subprocess.run([sys.executable, "-m", "eval_suite.commands.cli", "serve", "--db", str(org_dump), "--copy",
                              "--prepare-only", "--tls-dir", str(tmp_path / "tls")], cwd=ROOT, capture_output=True,
                             text=True)  # fmt: skip
     assert result.returncode == 0, result.stderr
@@ -134,7 +134,7 @@ def test_prepare_only_readies_the_org_and_makes_no_tls_files(org_dump: Path, tmp
 
 
 def test_check_makes_no_ca_before_the_server_has(tmp_path: Path) -> None:
-    result = subprocess.run([sys.executable, "-m", "eval_suite.cli", "serve", "--check", "--port", "9",
+    result = subprocess.run([sys.executable, "-m", "eval_suite.commands.cli", "serve", "--check", "--port", "9",
                              "--tls-dir", str(tmp_path / "tls")], cwd=ROOT, capture_output=True, text=True)  # fmt: skip
     assert result.returncode == 1 and "no CA" in result.stderr and not (tmp_path / "tls").exists()
 
@@ -152,7 +152,7 @@ def test_ports_and_certificate_names_come_from_the_environment(org_dump: Path, t
         certificate = x509.load_pem_x509_certificate((tls_dir / "server.pem").read_bytes())
         names = certificate.extensions.get_extension_for_class(x509.SubjectAlternativeName).value
         assert {"crmarena", "org.example.test", "localhost"} <= set(names.get_values_for_type(x509.DNSName))
-        check = subprocess.run([sys.executable, "-m", "eval_suite.cli", "serve", "--check", "--tls-dir", str(tls_dir)],
+        check = subprocess.run([sys.executable, "-m", "eval_suite.commands.cli", "serve", "--check", "--tls-dir", str(tls_dir)],
                                cwd=ROOT, capture_output=True, text=True, env={**os.environ, "CRMARENA_PORT": str(port)})  # fmt: skip
         assert check.returncode == 0, check.stderr
     finally:
@@ -160,7 +160,7 @@ def test_ports_and_certificate_names_come_from_the_environment(org_dump: Path, t
 
 
 def test_a_bad_port_in_the_environment_is_a_usage_error() -> None:
-    result = subprocess.run([sys.executable, "-m", "eval_suite.cli", "serve", "--check"], cwd=ROOT, capture_output=True,
+    result = subprocess.run([sys.executable, "-m", "eval_suite.commands.cli", "serve", "--check"], cwd=ROOT, capture_output=True,
                             text=True, env={**os.environ, "CRMARENA_PORT": "http"})  # fmt: skip
     assert (
         result.returncode == 2 and "'http' is not a port number" in result.stderr and "Traceback" not in result.stderr
@@ -168,19 +168,19 @@ def test_a_bad_port_in_the_environment_is_a_usage_error() -> None:
 
 
 def test_tls_export_hands_out_the_ca_the_server_made(tls_files: tls.TlsFiles, tmp_path: Path) -> None:
-    exported = subprocess.run([sys.executable, "-m", "eval_suite.cli", "tls", "export", str(tmp_path / "out"),
+    exported = subprocess.run([sys.executable, "-m", "eval_suite.commands.cli", "tls", "export", str(tmp_path / "out"),
                                "--tls-dir", str(tls_files.directory)], cwd=ROOT, capture_output=True, text=True)  # fmt: skip
     assert exported.returncode == 0, exported.stderr
     assert (tmp_path / "out" / "ca.pem").read_bytes() == tls_files.ca_cert.read_bytes()
     assert (tmp_path / "out" / "bundle.pem").read_bytes() == tls_files.bundle.read_bytes()
-    printed = subprocess.run([sys.executable, "-m", "eval_suite.cli", "tls", "export", "-",
+    printed = subprocess.run([sys.executable, "-m", "eval_suite.commands.cli", "tls", "export", "-",
                               "--tls-dir", str(tls_files.directory)], cwd=ROOT, capture_output=True, text=True)  # fmt: skip
     assert printed.returncode == 0 and printed.stdout == tls_files.ca_cert.read_text(encoding="ascii")
     assert "PRIVATE KEY" not in printed.stdout
 
 
 def test_tls_export_before_any_server_says_so(tmp_path: Path) -> None:
-    result = subprocess.run([sys.executable, "-m", "eval_suite.cli", "tls", "export", "-",
+    result = subprocess.run([sys.executable, "-m", "eval_suite.commands.cli", "tls", "export", "-",
                              "--tls-dir", str(tmp_path / "none")], cwd=ROOT, capture_output=True, text=True)  # fmt: skip
     assert result.returncode == 1 and "no mock CA" in result.stderr and not (tmp_path / "none").exists()
 

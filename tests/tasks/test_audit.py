@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from eval_suite.cli import main
-from eval_suite.scoring import score
+from eval_suite.commands.cli import main
+from eval_suite.scoring.answers import score
 from fixtures.audit import bounds
 from fixtures.audit.data import AuditData
 from fixtures.audit.report import render
@@ -66,7 +66,7 @@ def test_text_variety_is_printed_and_within_bounds(audit: Audit) -> None:
 
 
 def test_audit_rewards_are_the_harness_scores(instances: list[Instance], records: OrgRecords) -> None:
-    """Every shortcut answer, scored by the audit and by eval_suite.scoring as a final answer, gets one reward."""
+    """Every shortcut answer, scored by the audit and by eval_suite.scoring.answers as a final answer, gets one reward."""
     data = AuditData(records, instances)
     compared = 0
     for task, strategies in STRATEGIES.items():

@@ -3,8 +3,8 @@ simple-salesforce against a served copy of the default org, reaches exactly the 
 
 from __future__ import annotations
 
-from eval_suite.derive import OPERATIONS
 from eval_suite.reference import run_reference
+from eval_suite.reference.derive import OPERATIONS
 from eval_suite.tools.registry import TOOLS
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from eval_suite.cli import main
+from eval_suite.commands.cli import main
 from fixtures.tasks.model import CANARY, TASKS, load_tasks
 from fixtures.tasks.task_file import TaskFileError, write_jsonl
 from tests.shared import shared_dir

@@ -33,21 +33,23 @@ from fixtures.tasks.model import Instance
 from fixtures.tasks.task_file import TaskFile, read_task_file
 from mock_org import user_errors
 
-from . import prompts
-from .agents.act import Act
-from .agents.base import Agent
-from .agents.baselines import MajorityAgent, NullAgent
-from .agents.function_calling import FunctionCalling
-from .agents.react import ReAct
+from .. import prompts
+from ..agents.act import Act
+from ..agents.base import Agent
+from ..agents.baselines import MajorityAgent, NullAgent
+from ..agents.function_calling import FunctionCalling
+from ..agents.react import ReAct
+from ..errors import Cancelled
+from ..model.cache import ResponseCache
+from ..model.llm import LLM, EndpointConfig, PriceTable
+from ..model.probe import Capabilities, check_endpoint
+from ..prompts.schema import render_schema
+from ..reports.leaderboard import summarize
+from ..tools.catalog import agent_tools, default_task_file
 from .attempt import AttemptSettings, run_attempt
 from .config import MODEL_AGENTS, ConfigError, RunConfig
-from .errors import Cancelled
 from .identity import RESUME_IDENTITY, sampling
-from .llm import LLM, EndpointConfig, PriceTable
-from .llm_cache import ResponseCache
-from .probe import Capabilities, check_endpoint
 from .progress import Progress
-from .prompts.schema import render_schema
 from .records import (
     INFRA_ERROR,
     MANIFEST_FILE,
@@ -61,10 +63,8 @@ from .records import (
     read_records,
     write_json_atomic,
 )  # fmt: skip
-from .reports.leaderboard import summarize
 from .selection import plan, sample, select
 from .target import TargetSettings, open_target
-from .tools_catalog import agent_tools, default_task_file
 
 PROMPT_FILES = {
     "act": ["act", "reminder_tags"],
@@ -204,7 +204,7 @@ def make_agent(config: RunConfig, protocol: str | None, instances: list[Instance
         return NullAgent()
     if config.agent == "majority":
         return MajorityAgent(instances)
-    from .agents.oracle import Oracle
+    from ..agents.oracle import Oracle
 
     return Oracle()
 
@@ -285,7 +285,7 @@ def _check_resume(previous: dict[str, Any] | None, manifest: dict[str, Any]) -> 
 
 
 def _git() -> dict[str, Any] | None:
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
     try:
         commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True, timeout=5)
         dirty = subprocess.run(["git", "status", "--porcelain"], cwd=root, capture_output=True, text=True, timeout=5)

@@ -28,7 +28,7 @@ def add(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from .reports.runs import ReportInputError
+    from ..reports.runs import ReportInputError
 
     try:
         if args.runs[0] == "diff":
@@ -39,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _report(args: argparse.Namespace) -> int:
-    from .reports.report import make_report
+    from ..reports.report import make_report
 
     report = make_report(args.runs, args.out or Path("report"), args.org_url)
     print(report.terminal)
@@ -48,8 +48,8 @@ def _report(args: argparse.Namespace) -> int:
 
 
 def _diff(args: argparse.Namespace) -> int:
-    from .reports.diff import diff, diff_json, format_diff
-    from .reports.runs import load_runs
+    from ..reports.diff import diff, diff_json, format_diff
+    from ..reports.runs import load_runs
 
     if len(args.runs) != 3:
         raise UsageError("crmarena report: diff takes exactly two runs: crmarena report diff A B")

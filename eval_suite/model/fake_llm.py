@@ -26,7 +26,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-from .prompts import ENDPOINT_CHECK
+from ..prompts import ENDPOINT_CHECK
 
 USAGE = {"prompt_tokens": 100, "completion_tokens": 10, "total_tokens": 110}  # per answer, so costs can be checked
 

@@ -14,7 +14,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from .errors import InfraError
+from ..errors import InfraError
 
 CACHE_FILE = "llm_cache.sqlite"
 MODES = ("rw", "replay")

@@ -2,7 +2,7 @@
 
 A reference is a list of steps. ``{"tool": NAME, "args": {...}}`` calls a tool of the registry
 through the client; ``{"derive": NAME, "args": {...}}`` runs a pure derive operation
-(`eval_suite.derive`). Inside ``args``, at any depth, ``{"$ref": i}`` stands for the output of step i
+(`eval_suite.reference.derive`). Inside ``args``, at any depth, ``{"$ref": i}`` stands for the output of step i
 (0-based, an earlier step) and ``{"$ref": i, "path": [k, …]}`` for a part of it (dict keys, list
 indexes). The last step is ``{"tool": "respond", "args": {"content": …}}``: its resolved content is
 the answer (a string, or null for None).
@@ -18,7 +18,7 @@ from typing import Any
 
 from simple_salesforce import Salesforce
 
-from eval_suite.derive import OPERATIONS
+from eval_suite.reference.derive import OPERATIONS
 from eval_suite.tools import registry
 
 

@@ -11,6 +11,8 @@ from typing import Any
 
 from fixtures.tasks.task_file import read_task_file
 
+from ..reports.leaderboard import summarize
+from ..scoring.answers import score
 from .records import (
     FAILED,
     MANIFEST_FILE,
@@ -23,8 +25,6 @@ from .records import (
     write_json_atomic,
     write_records_atomic,
 )
-from .reports.leaderboard import summarize
-from .scoring import score
 
 
 def rescore(run_dir: Path, tasks_file: Path | None = None) -> dict[str, Any]:

@@ -24,8 +24,8 @@ from typing import Any
 
 import openai
 
-from .errors import AgentError, InfraError
-from .llm_cache import ResponseCache
+from ..errors import AgentError, InfraError
+from .cache import ResponseCache
 
 RETRYABLE_STATUSES = frozenset({408, 409, 429}) | frozenset(range(500, 600))
 _CONTEXT_OVERFLOW = re.compile(r"context[_ ]length|context window|maximum context|too many tokens|prompt is too long",
@@ -103,8 +103,8 @@ class PriceTable:
 
     @classmethod
     def load(cls, override: Path | None = None) -> PriceTable:
-        """The packaged table (eval_suite/prices.toml), with the entries of ``override`` on top."""
-        table = tomllib.loads(resources.files("eval_suite").joinpath("prices.toml").read_text(encoding="utf-8"))
+        """The packaged table (eval_suite/model/prices.toml), with the entries of ``override`` on top."""
+        table = tomllib.loads(resources.files(__package__).joinpath("prices.toml").read_text(encoding="utf-8"))
         if override is not None:
             table.update(tomllib.loads(Path(override).read_text(encoding="utf-8")))
         prices = {}

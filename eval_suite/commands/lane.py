@@ -58,8 +58,8 @@ def _subcommands(parser: argparse.ArgumentParser) -> argparse._SubParsersAction:
 
 
 def _metadata(args: argparse.Namespace) -> int:
-    from .metadata import write_project
-    from .source import DEFAULT_SCHEMA
+    from ..lane.metadata import write_project
+    from ..lane.source import DEFAULT_SCHEMA
 
     written = write_project(DEFAULT_SCHEMA, args.out)
     print(f"wrote {len(written)} files to {args.out}; deploy: sf project deploy start --source-dir "
@@ -71,9 +71,9 @@ def _push(args: argparse.Namespace) -> int:
     from fixtures import default_org
     from mock_org.user_errors import Unavailable
 
-    from ..target import AmbiguousTarget, TargetSettings, TargetUnavailable, open_target
-    from .push import Pusher
-    from .source import Dump
+    from ..lane.push import Pusher
+    from ..lane.source import Dump
+    from ..run.target import AmbiguousTarget, TargetSettings, TargetUnavailable, open_target
 
     try:
         settings = TargetSettings.from_env()
@@ -121,9 +121,9 @@ def _json_object(path: Path) -> dict[str, str]:
 def _remap(args: argparse.Namespace) -> int:
     from fixtures import default_org
 
-    from .idmap import IdMapError, load_idmap
-    from .remap import Remapper, remap_file
-    from .source import Dump
+    from ..lane.idmap import IdMapError, load_idmap
+    from ..lane.remap import Remapper, remap_file
+    from ..lane.source import Dump
 
     try:
         idmap = load_idmap(args.idmap)

@@ -35,8 +35,8 @@ from simple_salesforce import Salesforce
 
 from fixtures.dump import sha256_of
 
-from .errors import InfraError
-from .toolbox import org_failure
+from ..errors import InfraError
+from ..tools.toolbox import org_failure
 
 TARGETS = ("mock", "salesforce")
 API_VERSION = "59.0"

@@ -17,13 +17,13 @@ from typing import Any
 
 from fixtures.tasks.model import Instance
 
-from .agents.base import Agent, Episode, EpisodeContext
-from .errors import Cancelled, InfraError
-from .judge import judge
-from .llm import LLM
+from ..agents.base import Agent, Episode, EpisodeContext
+from ..errors import Cancelled, InfraError
+from ..model.llm import LLM
+from ..scoring.answers import score
+from ..scoring.judge import judge
+from ..tools.toolbox import Tool, Toolbox
 from .records import AGENT_ERROR, FAILED, HARNESS_ERROR, INFRA_ERROR, PASSED
-from .scoring import score
-from .toolbox import Tool, Toolbox
 
 
 def derive_seed(base: int, idx: int, trial: int) -> int:

@@ -11,9 +11,9 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from . import prompts
-from .llm import LLM
-from .scoring import answer_kind
+from .. import prompts
+from ..model.llm import LLM
+from .answers import answer_kind
 
 _KINDS = {"id": "one or more Salesforce record Ids", "month": "an English month name",
           "state": "a two-letter US state code", "text": "a short phrase"}  # fmt: skip

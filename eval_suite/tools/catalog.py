@@ -8,16 +8,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from .config import ConfigError
+from ..run.config import ConfigError
+from .registry import Tool
 from .toolbox import RESPOND
-from .tools.registry import Tool
 
 RAW_QUERY_TOOLS = frozenset({"issue_soql_query", "issue_sosl_query"})
 
 
 def registry_tools() -> list[Tool]:
     """Every registered tool (the registry lists ``respond`` too; agents handle that one themselves)."""
-    from .tools import registry
+    from . import registry
 
     return [tool for tool in registry.TOOLS.values() if tool.name != RESPOND]
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from mock_org.user_errors import BadFile, Unavailable, UsageError
 
-from .config import AGENTS, ConfigError, RunConfig, coerce, from_toml
+from ..run.config import AGENTS, ConfigError, RunConfig, coerce, from_toml
 
 _FLAGS: list[tuple[str, dict[str, Any]]] = [
     (
@@ -139,8 +139,8 @@ def config_from(args: argparse.Namespace) -> RunConfig:
 
 def leaderboard_row(run_dir: Path) -> str:
     """The run's row of ``crmarena report``'s leaderboard, in the same layout."""
-    from .reports.runs import load_run_dir
-    from .reports.table import build_rows, to_terminal
+    from ..reports.runs import load_run_dir
+    from ..reports.table import build_rows, to_terminal
 
     return to_terminal(build_rows([load_run_dir(run_dir)]))
 
@@ -155,9 +155,9 @@ def refusals(command: str) -> Iterator[None]:
     """Turn the reasons a run cannot start into the command line's errors and exit codes."""
     from fixtures.tasks.task_file import TaskFileError
 
-    from .probe import EndpointUnavailable
-    from .runner import RunRefused
-    from .target import AmbiguousTarget, TargetUnavailable
+    from ..model.probe import EndpointUnavailable
+    from ..run.runner import RunRefused
+    from ..run.target import AmbiguousTarget, TargetUnavailable
 
     try:
         yield
@@ -170,8 +170,8 @@ def refusals(command: str) -> Iterator[None]:
 
 
 def _eval(args: argparse.Namespace) -> int:
-    from .reports.leaderboard import format_row
-    from .runner import run
+    from ..reports.leaderboard import format_row
+    from ..run.runner import run
 
     with refusals("eval"):
         result = run(config_from(args), say=say)
@@ -189,8 +189,8 @@ def _eval(args: argparse.Namespace) -> int:
 
 
 def _rescore(args: argparse.Namespace) -> int:
-    from .reports.leaderboard import format_row
-    from .rescore import rescore
+    from ..reports.leaderboard import format_row
+    from ..run.rescore import rescore
 
     try:
         summary = rescore(args.run_dir, args.tasks_file)

@@ -15,8 +15,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from .config import MODEL_AGENTS, RunConfig
-from .eval_cli import add_run_flags, config_from, refusals
+from ..run.config import MODEL_AGENTS, RunConfig
+from .evaluate import add_run_flags, config_from, refusals
 
 CHECK_TIMEOUT = 10.0  # seconds: each check's timeout, unless the run's own is shorter
 ASSUMED_TURNS = 5  # model calls per attempt when no attempt of this run has been made yet
@@ -52,11 +52,11 @@ def diagnose(config: RunConfig, show: Any) -> bool:
     prints one finding."""
     from fixtures.tasks.task_file import read_task_file
 
-    from .llm import LLM, EndpointConfig, PriceTable
-    from .probe import EndpointUnavailable, check_endpoint
-    from .runner import describe_selection, select_instances
-    from .target import TargetSettings, TargetUnavailable, open_target
-    from .tools_catalog import agent_tools, default_task_file
+    from ..model.llm import LLM, EndpointConfig, PriceTable
+    from ..model.probe import EndpointUnavailable, check_endpoint
+    from ..run.runner import describe_selection, select_instances
+    from ..run.target import TargetSettings, TargetUnavailable, open_target
+    from ..tools.catalog import agent_tools, default_task_file
 
     task_file = read_task_file(config.tasks_file or default_task_file())
     instances = select_instances(task_file, config)
@@ -108,7 +108,7 @@ def diagnose(config: RunConfig, show: Any) -> bool:
 def estimate(config: RunConfig, instances: list[Any], tools: Any, prices: Any) -> list[tuple[str, str]]:
     """The model calls and cost to expect: measured on the run directory's earlier attempts when there
     are some, else from the size of each first request and ASSUMED_TURNS turns per attempt."""
-    from .records import RECORDS_FILE, SCORED, latest, read_records
+    from ..run.records import RECORDS_FILE, SCORED, latest, read_records
 
     out = Path(config.out)  # type: ignore[arg-type]
     records = list(latest(read_records(out / RECORDS_FILE)).values()) if (out / RECORDS_FILE).exists() else []
@@ -146,9 +146,9 @@ def _first_request_tokens(config: RunConfig, instance: Any, tools: Any) -> float
     """The size of an attempt's first request in tokens (its messages and tool schemas, 4 characters a token)."""
     import json
 
-    from .agents.base import EpisodeContext
-    from .runner import make_agent
-    from .toolbox import Toolbox
+    from ..agents.base import EpisodeContext
+    from ..run.runner import make_agent
+    from ..tools.toolbox import Toolbox
 
     protocol = None if config.agent not in ("fc", "fc-sql") else "native" if config.tool_protocol == "auto" else \
         config.tool_protocol  # fmt: skip

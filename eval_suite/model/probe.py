@@ -15,9 +15,9 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
-from .errors import AgentError, InfraError
+from ..errors import AgentError, InfraError
+from ..prompts import ENDPOINT_CHECK
 from .llm import LLM
-from .prompts import ENDPOINT_CHECK
 
 START_RETRIES = 2  # retries of the start-of-run check (429, 5xx, a refused connection); never of a timeout
 

@@ -17,9 +17,9 @@ from typing import Any
 import requests
 from simple_salesforce.exceptions import SalesforceAuthenticationFailed, SalesforceError
 
-from .errors import InfraError
-from .tools.observe import render, render_org_error
-from .tools.registry import RESPOND_SCHEMA, Tool
+from ..errors import InfraError
+from .observe import render, render_org_error
+from .registry import RESPOND_SCHEMA, Tool
 
 RESPOND = "respond"
 RESPOND_TOOL = {"type": "function", "function": RESPOND_SCHEMA}

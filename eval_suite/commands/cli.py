@@ -18,9 +18,10 @@ from functools import partial
 from importlib import metadata
 
 import soql_parser
-from eval_suite import doctor, eval_cli, fake_llm, report_cli
-from eval_suite.lane import cli as lane_cli
+from eval_suite.commands import doctor, evaluate, report
+from eval_suite.commands import lane as lane_commands
 from eval_suite.lane import conformance
+from eval_suite.model import fake_llm
 from fixtures import cli as fixtures_cli
 from fixtures.default import default_org
 from mock_org import cli as org_cli
@@ -89,11 +90,11 @@ SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [
     fixtures_cli.add,
     partial(server_cli.add, default_org=default_org),
     tls_cli.add,
-    eval_cli.add,
+    evaluate.add,
     doctor.add,
     fake_llm.add,
-    report_cli.add,
-    lane_cli.add,  # after org_cli: it adds to `crmarena org`
+    report.add,
+    lane_commands.add,  # after org_cli: it adds to `crmarena org`
     conformance.add,
 ]
 

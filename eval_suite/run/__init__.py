@@ -1,0 +1,4 @@
+"""One evaluation run, from settings to the run directory: the settings (`config`), which instances
+(`selection`), which org (`target`), the parallel resumable runner (`runner`) and each attempt in it
+(`attempt`), what makes two runs the same run (`identity`), the run directory's files (`records`), the
+progress shown while it works (`progress`) and scoring a saved run again (`rescore`)."""
