@@ -1,7 +1,7 @@
 """The mistakes a user can fix, each with its exit code: the one vocabulary of every ``crmarena`` command.
 
 A command raises one of these errors (or an exception class derived from one) and
-``eval_suite.cli.main`` prints it as one line on stderr and exits with its code; no command catches
+``eval_suite.commands.cli.main`` prints it as one line on stderr and exits with its code; no command catches
 and prints errors itself. The engine is the lowest floor that raises them (a file that is not an org,
 a working copy being served), so they live here and every floor above imports them. The codes are
 documented in the README ("Exit codes").

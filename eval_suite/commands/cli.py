@@ -111,7 +111,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="crmarena",
         description="CRMArena, self-hosted: an emulated Salesforce org and the benchmark that runs agents in it.",
         epilog="Exit codes: 0 done, 1 the org refused, 2 usage, 3 a file cannot be used, 4 the data breaks "
-        "the dump's rules, 5 a port, endpoint or copy is unavailable (README: Exit codes).",
+        "the dump's rules, 5 a port, endpoint or copy is unavailable (docs/cli.md: Exit codes).",
     )
     parser.add_argument("--version", action="version", version=f"crmarena {_version()}")
     subparsers = parser.add_subparsers(title="commands", metavar="COMMAND")
