@@ -69,19 +69,38 @@ def idle(served: ServedProcess, stop: threading.Event) -> Any:
 
 
 def heads(served: ServedProcess, stop: threading.Event) -> Any:
-    return _run([threading.Thread(target=big_heads, args=(served.http_port, stop), kwargs={"source": f"127.0.0.{2 + i}"},
-                                  daemon=True) for i in range(6)])  # fmt: skip
+    return _run(
+        [
+            threading.Thread(
+                target=big_heads, args=(served.http_port, stop), kwargs={"source": f"127.0.0.{2 + i}"}, daemon=True
+            )
+            for i in range(6)
+        ]
+    )
 
 
 def pipelines(served: ServedProcess, stop: threading.Event) -> Any:
-    return _run([threading.Thread(target=pipeline_without_reading, args=(served.http_port, stop),
-                                  kwargs={"source": f"127.0.0.{2 + i}"}, daemon=True) for i in range(16)])  # fmt: skip
+    return _run(
+        [
+            threading.Thread(
+                target=pipeline_without_reading,
+                args=(served.http_port, stop),
+                kwargs={"source": f"127.0.0.{2 + i}"},
+                daemon=True,
+            )
+            for i in range(16)
+        ]
+    )
 
 
 def bulk_queries(served: ServedProcess, stop: threading.Event) -> Any:
     admin = served.session()
-    found = admin.get(f"{served.url}{V}/query", params={
-        "q": "SELECT Username FROM User WHERE IsActive = true AND Profile.Name != 'System Administrator' LIMIT 1"})  # fmt: skip
+    found = admin.get(
+        f"{served.url}{V}/query",
+        params={
+            "q": "SELECT Username FROM User WHERE IsActive = true AND Profile.Name != 'System Administrator' LIMIT 1"
+        },
+    )
     from mock_org.auth import default_password, default_security_token
 
     username = found.json()["records"][0]["Username"]
@@ -97,8 +116,10 @@ def bulk_queries(served: ServedProcess, stop: threading.Event) -> Any:
 
 def uploads(served: ServedProcess, stop: threading.Event) -> Any:
     times: list[float] = []
-    threads = [threading.Thread(target=lambda: times.append(upload(served, served.session(), 140)), daemon=True)
-               for _ in range(4)]  # fmt: skip
+    threads = [
+        threading.Thread(target=lambda: times.append(upload(served, served.session(), 140)), daemon=True)
+        for _ in range(4)
+    ]
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -150,8 +171,10 @@ def measure(tree: Path, db: Path, tls_dir: Path, abuse: Attack, seconds: float) 
         attacker = threading.Thread(target=lambda: report.update(attack=abuse(served, stop)), daemon=True)
         attacker.start()
         time.sleep(2.0)
-        helpers = [threading.Thread(target=probe.run, args=(stop,), daemon=True),
-                   threading.Thread(target=_newcomers, args=(served, stop, newcomers), daemon=True)]  # fmt: skip
+        helpers = [
+            threading.Thread(target=probe.run, args=(stop,), daemon=True),
+            threading.Thread(target=_newcomers, args=(served, stop, newcomers), daemon=True),
+        ]
         for helper in helpers:
             helper.start()
         time.sleep(seconds)
@@ -159,11 +182,16 @@ def measure(tree: Path, db: Path, tls_dir: Path, abuse: Attack, seconds: float) 
         for thread in [attacker, *helpers]:
             thread.join(900)
         rss, peak = served.memory_mb()
-    return {"baseline_p50_ms": round(baseline.summary()["p50_ms"], 1),
-            **{key: round(value, 1) for key, value in probe.summary().items()},
-            "newcomer_max_s": round(max(newcomers, default=0.0), 2),
-            "newcomer_median_s": round(statistics.median(newcomers), 3) if newcomers else None,
-            "rss_before_mb": round(rss_before), "rss_mb": round(rss), "rss_peak_mb": round(peak), **report}  # fmt: skip
+    return {
+        "baseline_p50_ms": round(baseline.summary()["p50_ms"], 1),
+        **{key: round(value, 1) for key, value in probe.summary().items()},
+        "newcomer_max_s": round(max(newcomers, default=0.0), 2),
+        "newcomer_median_s": round(statistics.median(newcomers), 3) if newcomers else None,
+        "rss_before_mb": round(rss_before),
+        "rss_mb": round(rss),
+        "rss_peak_mb": round(peak),
+        **report,
+    }
 
 
 def main() -> None:
@@ -177,7 +205,9 @@ def main() -> None:
     from mock_org.server.http import tls
 
     trees = {"before": args.before, "after": HERE} if args.before else {"after": HERE}
-    chosen = {name: attack for name, attack in ABUSES.items() if not args.only or any(word in name for word in args.only)}
+    chosen = {
+        name: attack for name, attack in ABUSES.items() if not args.only or any(word in name for word in args.only)
+    }
     results: dict[str, dict[str, Any]] = {}
     with tempfile.TemporaryDirectory(prefix="crmarena-abuse-") as scratch:
         tls_dir = tls.ensure(Path(scratch) / "tls").directory
@@ -185,10 +215,13 @@ def main() -> None:
             for label, tree in trees.items():
                 figures = measure(tree, default_org(), tls_dir, attack, args.seconds)
                 results.setdefault(name, {})[label] = figures
-                print(f"{name:32} {label:6} probe p50 {figures['p50_ms']:8.1f} ms  p95 {figures['p95_ms']:8.1f} ms  "
-                      f"max {figures['max_ms']:8.1f} ms  failures {figures['failures']:3}  newcomer max "
-                      f"{figures['newcomer_max_s']:5.2f} s  RSS {figures['rss_before_mb']} -> {figures['rss_mb']} MB "
-                      f"(peak {figures['rss_peak_mb']} MB)", flush=True)  # fmt: skip
+                print(
+                    f"{name:32} {label:6} probe p50 {figures['p50_ms']:8.1f} ms  p95 {figures['p95_ms']:8.1f} ms  "
+                    f"max {figures['max_ms']:8.1f} ms  failures {figures['failures']:3}  newcomer max "
+                    f"{figures['newcomer_max_s']:5.2f} s  RSS {figures['rss_before_mb']} -> {figures['rss_mb']} MB "
+                    f"(peak {figures['rss_peak_mb']} MB)",
+                    flush=True,
+                )
     if args.out:
         args.out.write_text(json.dumps(results, indent=2))
 

@@ -65,8 +65,13 @@ class ServedProcess:
         session = requests.Session()
         session.trust_env = False
         session.verify = self.ca_bundle
-        form = {"grant_type": "password", "client_id": DEFAULT_CLIENT_ID, "client_secret": DEFAULT_CLIENT_SECRET,
-                "username": username or self.username, "password": password or self.password + self.token}  # fmt: skip
+        form = {
+            "grant_type": "password",
+            "client_id": DEFAULT_CLIENT_ID,
+            "client_secret": DEFAULT_CLIENT_SECRET,
+            "username": username or self.username,
+            "password": password or self.password + self.token,
+        }
         answer = session.post(f"{self.url}/services/oauth2/token", data=form, timeout=30)
         answer.raise_for_status()
         session.headers["Authorization"] = f"Bearer {answer.json()['access_token']}"
@@ -76,8 +81,24 @@ class ServedProcess:
 @contextlib.contextmanager
 def serve_process(tree: Path, db: Path, tls_dir: Path, flags: tuple[str, ...] = ()) -> Iterator[ServedProcess]:
     """``crmarena serve --db DB --copy`` of the source tree ``tree`` on free loopback ports (HTTPS and HTTP)."""
-    command = [sys.executable, "-m", "eval_suite.commands.cli", "serve", "--db", str(db), "--copy", "--port", "0",
-               "--http-port", "0", "--tls-dir", str(tls_dir), "--today", "2023-05-15", *flags]  # fmt: skip
+    command = [
+        sys.executable,
+        "-m",
+        "eval_suite.commands.cli",
+        "serve",
+        "--db",
+        str(db),
+        "--copy",
+        "--port",
+        "0",
+        "--http-port",
+        "0",
+        "--tls-dir",
+        str(tls_dir),
+        "--today",
+        "2023-05-15",
+        *flags,
+    ]
     env = {**os.environ, "PYTHONPATH": str(tree), "PYTHONUNBUFFERED": "1"}
     for name in ("CRMARENA_HOST", "CRMARENA_PORT", "CRMARENA_HTTP_PORT", "CRMARENA_WORKERS"):
         env.pop(name, None)
@@ -113,9 +134,16 @@ def _read_banner(process: subprocess.Popen) -> ServedProcess:
     secret = re.search(r" secret (\S+)", "".join(lines))
     threading.Thread(target=process.stdout.read, daemon=True).start()  # type: ignore[union-attr]  # never blocks it
     threading.Thread(target=process.stderr.read, daemon=True).start()  # type: ignore[union-attr]
-    return ServedProcess(process, int(ports.group(1)), int(ports.group(2)), exports["CRMARENA_USERNAME"],
-                         exports["CRMARENA_PASSWORD"], exports["CRMARENA_SECURITY_TOKEN"], exports["CRMARENA_CA_BUNDLE"],
-                         secret.group(1) if secret else None)  # fmt: skip
+    return ServedProcess(
+        process,
+        int(ports.group(1)),
+        int(ports.group(2)),
+        exports["CRMARENA_USERNAME"],
+        exports["CRMARENA_PASSWORD"],
+        exports["CRMARENA_SECURITY_TOKEN"],
+        exports["CRMARENA_CA_BUNDLE"],
+        secret.group(1) if secret else None,
+    )
 
 
 # ----------------------------------------------------------------------------- the client that measures
@@ -146,8 +174,13 @@ class Probe:
 
     def summary(self) -> dict[str, float]:
         found = sorted(self.latencies) or [self.timeout]
-        return {"requests": len(found), "failures": self.failures, "p50_ms": 1000 * statistics.median(found),
-                "p95_ms": 1000 * found[int(0.95 * (len(found) - 1))], "max_ms": 1000 * found[-1]}  # fmt: skip
+        return {
+            "requests": len(found),
+            "failures": self.failures,
+            "p50_ms": 1000 * statistics.median(found),
+            "p95_ms": 1000 * found[int(0.95 * (len(found) - 1))],
+            "max_ms": 1000 * found[-1],
+        }
 
 
 # ----------------------------------------------------------------------------- attackers
@@ -160,8 +193,9 @@ def _connect(port: int, source: str, timeout: float = 2.0) -> socket.socket | No
         return None
 
 
-def trickle_bodies(port: int, count: int, stop: threading.Event, *, source: str = "127.0.0.2",
-                   interval: float = 20.0) -> dict[str, int]:  # fmt: skip
+def trickle_bodies(
+    port: int, count: int, stop: threading.Event, *, source: str = "127.0.0.2", interval: float = 20.0
+) -> dict[str, int]:
     """``count`` unauthenticated plain-HTTP requests that promise a 1 MB body and send one byte of it
     every ``interval`` seconds; a socket the server drops is opened again. Counts what happened."""
     seen = {"opened": 0, "dropped": 0}
@@ -258,8 +292,9 @@ def big_heads(port: int, stop: threading.Event, *, lines: int = 209_000, source:
     return sent
 
 
-def pipeline_without_reading(port: int, stop: threading.Event, *, requests_each: int = 1000,
-                             source: str = "127.0.0.5") -> int:  # fmt: skip
+def pipeline_without_reading(
+    port: int, stop: threading.Event, *, requests_each: int = 1000, source: str = "127.0.0.5"
+) -> int:
     """Connections that each send ``requests_each`` pipelined requests and never read an answer; how
     many connections were made."""
     burst = b"GET /services/data HTTP/1.1\r\nHost: x\r\n\r\n" * requests_each
@@ -301,8 +336,9 @@ def tls_socket(port: int, ca_bundle: str) -> ssl.SSLSocket:
 
 def upload(served: ServedProcess, session: requests.Session, megabytes: int) -> float:
     """A Bulk API 2.0 ingest job whose CSV upload is ``megabytes`` MB (generated as it is sent); seconds it took."""
-    job = session.post(f"{served.url}{V}/jobs/ingest", json={"object": "Account", "operation": "insert"},
-                       timeout=60).json()  # fmt: skip
+    job = session.post(
+        f"{served.url}{V}/jobs/ingest", json={"object": "Account", "operation": "insert"}, timeout=60
+    ).json()
     row = b'"Uploaded account ' + b"x" * 80 + b'"\n'
     rows = megabytes * 1024 * 1024 // len(row)
 
@@ -313,7 +349,11 @@ def upload(served: ServedProcess, session: requests.Session, megabytes: int) -> 
             yield chunk
 
     started = time.perf_counter()
-    answer = session.put(f"{served.url}{V}/jobs/ingest/{job['id']}/batches", data=body(),
-                         headers={"Content-Type": "text/csv"}, timeout=600)  # chunked: never whole in memory here
+    answer = session.put(
+        f"{served.url}{V}/jobs/ingest/{job['id']}/batches",
+        data=body(),
+        headers={"Content-Type": "text/csv"},
+        timeout=600,
+    )  # chunked: never whole in memory here
     assert answer.status_code == 201, answer.text
     return time.perf_counter() - started

@@ -43,8 +43,12 @@ def one_start(path: Path, scratch: Path, home: Path, tree: Path | None = None) -
     listening = time.perf_counter() - started
     try:
         os.environ["REQUESTS_CA_BUNDLE"] = exports["REQUESTS_CA_BUNDLE"]
-        sf = Salesforce(username=exports["CRMARENA_USERNAME"], password=exports["CRMARENA_PASSWORD"],
-                        security_token=exports["CRMARENA_SECURITY_TOKEN"], domain=f"127.0.0.1:{port}/login")  # fmt: skip
+        sf = Salesforce(
+            username=exports["CRMARENA_USERNAME"],
+            password=exports["CRMARENA_PASSWORD"],
+            security_token=exports["CRMARENA_SECURITY_TOKEN"],
+            domain=f"127.0.0.1:{port}/login",
+        )
         shape = shapes(path)[0]
         times = []
         for number in range(1 + LATER):
@@ -61,9 +65,12 @@ def one_start(path: Path, scratch: Path, home: Path, tree: Path | None = None) -
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=3, help="server starts per case (default 3)")
-    parser.add_argument("--baseline", type=Path, metavar="TREE",
-                        help="also start servers from this checkout of the project (say, an export of main), "
-                             "alternating with ours")  # fmt: skip
+    parser.add_argument(
+        "--baseline",
+        type=Path,
+        metavar="TREE",
+        help="also start servers from this checkout of the project (say, an export of main), alternating with ours",
+    )
     args = parser.parse_args(argv)
 
     trees: dict[str, Path | None] = {"ours": None, **({"base": args.baseline} if args.baseline else {})}

@@ -54,39 +54,78 @@ def _cases(raw: sqlite3.Connection) -> list[tuple[str, str, str, tuple]]:
     window = ("2021-01-01T00:00:00.000+0000", "2022-01-01T00:00:00.000+0000")
     return [
         ("issues", "SELECT Id, Name FROM Issue__c", 'SELECT Id, Name FROM "Issue__c" WHERE IsDeleted = 0', ()),
-        ("order items of a product", f"SELECT Id FROM OrderItem WHERE Product2Id = '{product}'",
-         "SELECT Id FROM OrderItem WHERE Product2Id = ? AND IsDeleted = 0", (product,)),
-        ("cases of order items in a window",
-         f"SELECT OwnerId, CreatedDate, ClosedDate, AccountId FROM Case WHERE OrderItemId__c IN ({quoted}) "
-         "AND CreatedDate >= 2021-01-01T00:00:00Z AND CreatedDate < 2022-01-01T00:00:00Z",
-         f'SELECT OwnerId, CreatedDate, ClosedDate, AccountId FROM "Case" WHERE OrderItemId__c IN ({marks}) '
-         "AND CreatedDate >= ? AND CreatedDate < ? AND IsDeleted = 0", (*items, *window)),
-        ("issue counts", f"SELECT IssueId__c, COUNT(Id) IssueCount FROM Case WHERE OrderItemId__c IN ({quoted}) GROUP BY IssueId__c",
-         f'SELECT IssueId__c, COUNT(Id) FROM "Case" WHERE OrderItemId__c IN ({marks}) AND IsDeleted = 0 GROUP BY IssueId__c', tuple(items)),
-        ("handled cases per agent",
-         "SELECT NewValue__c, COUNT(Id) FROM CaseHistory__c WHERE Field__c = 'Owner Assignment' AND CreatedDate >= 2021-01-01T00:00:00Z "
-         "AND CreatedDate <= 2022-01-01T00:00:00Z GROUP BY NewValue__c",
-         "SELECT NewValue__c, COUNT(Id) FROM CaseHistory__c WHERE sf_fold(Field__c) = ? AND CreatedDate >= ? AND CreatedDate <= ? "
-         "AND IsDeleted = 0 GROUP BY NewValue__c", ("owner assignment", *window)),
-        ("non-transferred cases",
-         "SELECT CaseId__c FROM CaseHistory__c WHERE Field__c = 'Owner Assignment' GROUP BY CaseId__c HAVING COUNT(Id) = 1",
-         "SELECT CaseId__c FROM CaseHistory__c WHERE sf_fold(Field__c) = ? AND IsDeleted = 0 GROUP BY CaseId__c HAVING COUNT(Id) = 1",
-         ("owner assignment",)),
-        ("emails of a case", f"SELECT Subject, TextBody, FromAddress, ToAddress, MessageDate FROM EmailMessage WHERE ParentId = '{case_id}'",
-         "SELECT Subject, TextBody, FromAddress, ToAddress, MessageDate FROM EmailMessage WHERE ParentId = ? AND IsDeleted = 0", (case_id,)),
-        ("chat of a case", f"SELECT Body, EndTime FROM LiveChatTranscript WHERE CaseId = '{chat_case}'",
-         "SELECT Body, EndTime FROM LiveChatTranscript WHERE CaseId = ? AND IsDeleted = 0", (chat_case,)),
-        ("account of a contact", f"SELECT AccountId FROM Contact WHERE Id = '{contact}'",
-         "SELECT AccountId FROM Contact WHERE Id = ? AND IsDeleted = 0", (contact,)),
-        ("purchase history (parent path)",
-         f"SELECT Product2Id FROM OrderItem WHERE OrderItem.Order.AccountId = '{account}' AND OrderItem.Order.Status = 'Activated'",
-         'SELECT i.Product2Id FROM OrderItem i LEFT JOIN "Order" o ON o.Id = i.OrderId WHERE o.AccountId = ? '
-         "AND sf_fold(o.Status) = ? AND i.IsDeleted = 0", (account, "activated")),
-        ("all closed cases (many rows)", "SELECT Id, OwnerId, CreatedDate, ClosedDate, AccountId FROM Case WHERE Status = 'Closed'",
-         'SELECT Id, OwnerId, CreatedDate, ClosedDate, AccountId FROM "Case" WHERE sf_fold(Status) = ? AND IsDeleted = 0', ("closed",)),
-        ("all order items (many rows)", "SELECT Id, OrderId, Product2Id, Quantity, UnitPrice FROM OrderItem",
-         "SELECT Id, OrderId, Product2Id, Quantity, UnitPrice FROM OrderItem WHERE IsDeleted = 0", ()),
-    ]  # fmt: skip
+        (
+            "order items of a product",
+            f"SELECT Id FROM OrderItem WHERE Product2Id = '{product}'",
+            "SELECT Id FROM OrderItem WHERE Product2Id = ? AND IsDeleted = 0",
+            (product,),
+        ),
+        (
+            "cases of order items in a window",
+            f"SELECT OwnerId, CreatedDate, ClosedDate, AccountId FROM Case WHERE OrderItemId__c IN ({quoted}) "
+            "AND CreatedDate >= 2021-01-01T00:00:00Z AND CreatedDate < 2022-01-01T00:00:00Z",
+            f'SELECT OwnerId, CreatedDate, ClosedDate, AccountId FROM "Case" WHERE OrderItemId__c IN ({marks}) '
+            "AND CreatedDate >= ? AND CreatedDate < ? AND IsDeleted = 0",
+            (*items, *window),
+        ),
+        (
+            "issue counts",
+            f"SELECT IssueId__c, COUNT(Id) IssueCount FROM Case WHERE OrderItemId__c IN ({quoted}) GROUP BY IssueId__c",
+            f'SELECT IssueId__c, COUNT(Id) FROM "Case" WHERE OrderItemId__c IN ({marks}) AND IsDeleted = 0 GROUP BY IssueId__c',
+            tuple(items),
+        ),
+        (
+            "handled cases per agent",
+            "SELECT NewValue__c, COUNT(Id) FROM CaseHistory__c WHERE Field__c = 'Owner Assignment' AND CreatedDate >= 2021-01-01T00:00:00Z "
+            "AND CreatedDate <= 2022-01-01T00:00:00Z GROUP BY NewValue__c",
+            "SELECT NewValue__c, COUNT(Id) FROM CaseHistory__c WHERE sf_fold(Field__c) = ? AND CreatedDate >= ? AND CreatedDate <= ? "
+            "AND IsDeleted = 0 GROUP BY NewValue__c",
+            ("owner assignment", *window),
+        ),
+        (
+            "non-transferred cases",
+            "SELECT CaseId__c FROM CaseHistory__c WHERE Field__c = 'Owner Assignment' GROUP BY CaseId__c HAVING COUNT(Id) = 1",
+            "SELECT CaseId__c FROM CaseHistory__c WHERE sf_fold(Field__c) = ? AND IsDeleted = 0 GROUP BY CaseId__c HAVING COUNT(Id) = 1",
+            ("owner assignment",),
+        ),
+        (
+            "emails of a case",
+            f"SELECT Subject, TextBody, FromAddress, ToAddress, MessageDate FROM EmailMessage WHERE ParentId = '{case_id}'",
+            "SELECT Subject, TextBody, FromAddress, ToAddress, MessageDate FROM EmailMessage WHERE ParentId = ? AND IsDeleted = 0",
+            (case_id,),
+        ),
+        (
+            "chat of a case",
+            f"SELECT Body, EndTime FROM LiveChatTranscript WHERE CaseId = '{chat_case}'",
+            "SELECT Body, EndTime FROM LiveChatTranscript WHERE CaseId = ? AND IsDeleted = 0",
+            (chat_case,),
+        ),
+        (
+            "account of a contact",
+            f"SELECT AccountId FROM Contact WHERE Id = '{contact}'",
+            "SELECT AccountId FROM Contact WHERE Id = ? AND IsDeleted = 0",
+            (contact,),
+        ),
+        (
+            "purchase history (parent path)",
+            f"SELECT Product2Id FROM OrderItem WHERE OrderItem.Order.AccountId = '{account}' AND OrderItem.Order.Status = 'Activated'",
+            'SELECT i.Product2Id FROM OrderItem i LEFT JOIN "Order" o ON o.Id = i.OrderId WHERE o.AccountId = ? '
+            "AND sf_fold(o.Status) = ? AND i.IsDeleted = 0",
+            (account, "activated"),
+        ),
+        (
+            "all closed cases (many rows)",
+            "SELECT Id, OwnerId, CreatedDate, ClosedDate, AccountId FROM Case WHERE Status = 'Closed'",
+            'SELECT Id, OwnerId, CreatedDate, ClosedDate, AccountId FROM "Case" WHERE sf_fold(Status) = ? AND IsDeleted = 0',
+            ("closed",),
+        ),
+        (
+            "all order items (many rows)",
+            "SELECT Id, OrderId, Product2Id, Quantity, UnitPrice FROM OrderItem",
+            "SELECT Id, OrderId, Product2Id, Quantity, UnitPrice FROM OrderItem WHERE IsDeleted = 0",
+            (),
+        ),
+    ]
 
 
 def main() -> None:

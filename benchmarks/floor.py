@@ -169,8 +169,12 @@ def timed(action: Callable[[], object]) -> float:
 
 
 def login(port: int, exports: dict[str, str]) -> Salesforce:
-    return Salesforce(username=exports["CRMARENA_USERNAME"], password=exports["CRMARENA_PASSWORD"],
-                      security_token=exports["CRMARENA_SECURITY_TOKEN"], domain=f"127.0.0.1:{port}/login")  # fmt: skip
+    return Salesforce(
+        username=exports["CRMARENA_USERNAME"],
+        password=exports["CRMARENA_PASSWORD"],
+        security_token=exports["CRMARENA_SECURITY_TOKEN"],
+        domain=f"127.0.0.1:{port}/login",
+    )
 
 
 def measure(
@@ -212,9 +216,13 @@ def measure(
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=200, help="timed calls per side, query and mode (default 200)")
-    parser.add_argument("--baseline", type=Path, metavar="TREE",
-                        help="also serve from this checkout of the project (say, an export of main), measured "
-                             "in the same rounds, and check it answers the same bytes")  # fmt: skip
+    parser.add_argument(
+        "--baseline",
+        type=Path,
+        metavar="TREE",
+        help="also serve from this checkout of the project (say, an export of main), measured "
+        "in the same rounds, and check it answers the same bytes",
+    )
     args = parser.parse_args(argv)
 
     with tempfile.TemporaryDirectory() as scratch:
@@ -236,8 +244,10 @@ def main(argv: list[str] | None = None) -> int:
                 process.send_signal(signal.SIGINT)
                 process.wait(timeout=30)
 
-    print(f"{args.rounds} calls per side, query and mode, sides alternating; medians in ms; "
-          "simple-salesforce query_all over HTTPS on loopback")  # fmt: skip
+    print(
+        f"{args.rounds} calls per side, query and mode, sides alternating; medians in ms; "
+        "simple-salesforce query_all over HTTPS on loopback"
+    )
     base = f" {'base':>7} {'base/floor':>10}" if args.baseline else ""
     print(f"{'query':32} {'mode':4} {'rows':>5} {'ours':>7} {'floor':>7} {'ours/floor':>10} {'goal':>5}{base}")
     for shape, found in results:
@@ -245,8 +255,10 @@ def main(argv: list[str] | None = None) -> int:
             ratio = medians[0] / least
             verdict = "met" if ratio <= GOALS[mode] else "MISSED"
             extra = f" {medians[1] * 1e3:7.2f} {medians[1] / least:9.2f}×" if args.baseline else ""
-            print(f"{shape.label:32} {mode:4} {rows:5d} {medians[0] * 1e3:7.2f} {least * 1e3:7.2f} {ratio:9.2f}× "
-                  f"≤{GOALS[mode]}× {verdict:6}{extra}")  # fmt: skip
+            print(
+                f"{shape.label:32} {mode:4} {rows:5d} {medians[0] * 1e3:7.2f} {least * 1e3:7.2f} {ratio:9.2f}× "
+                f"≤{GOALS[mode]}× {verdict:6}{extra}"
+            )
     print("server process CPU per call, ms (mean over the calls; the floor's includes learning cold answers)")
     print(f"{'query':32} {'mode':4} {'ours':>7} {'floor':>7}" + (f" {'base':>7}" if args.baseline else ""))
     for shape, found in results:

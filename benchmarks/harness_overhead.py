@@ -34,9 +34,18 @@ TURNS = 10
 
 def task_file(directory: Path, count: int) -> Path:
     path = directory / "tasks.jsonl"
-    rows = [{"idx": i, "task": "handle_time", "query": "Which agent handles cases fastest? Return only the Id.",
-             "answer": None, "reward_metric": "exact_match", "metadata": {"required": "- Today's date: 2024-06-01"},
-             "params": {"today": "2024-06-01"}} for i in range(count)]  # fmt: skip
+    rows = [
+        {
+            "idx": i,
+            "task": "handle_time",
+            "query": "Which agent handles cases fastest? Return only the Id.",
+            "answer": None,
+            "reward_metric": "exact_match",
+            "metadata": {"required": "- Today's date: 2024-06-01"},
+            "params": {"today": "2024-06-01"},
+        }
+        for i in range(count)
+    ]
     path.write_text("".join(json.dumps(row) + "\n" for row in rows))
     return path
 
@@ -53,8 +62,18 @@ def policy(kind: str):  # type: ignore[no-untyped-def]
 def one_run(kind: str, tasks: Path, out: Path) -> tuple[float, int]:
     """(harness seconds, turns) of one run of the task file."""
     with ScriptedLLM(policy(kind)) as llm:
-        result = run(RunConfig(agent="react", model="scripted", base_url=llm.url, tasks_file=tasks, out=out,
-                               workers=1, max_turns=TURNS, progress=False))  # fmt: skip
+        result = run(
+            RunConfig(
+                agent="react",
+                model="scripted",
+                base_url=llm.url,
+                tasks_file=tasks,
+                out=out,
+                workers=1,
+                max_turns=TURNS,
+                progress=False,
+            )
+        )
         handler = llm.model_seconds
     seconds = sum(record["timings"]["seconds"] for record in result.records)
     turns = sum(record["agent_info"]["num_turns"] for record in result.records)

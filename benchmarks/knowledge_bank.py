@@ -33,7 +33,9 @@ _FUNCTION = frozenset("may might must".split())
 
 def articles() -> dict[str, tuple[str, str, str]]:
     """Id → (Title, Summary, body) of every article, as the generator writes them, policy articles first."""
-    return {f"ka0{index:012d}": (title, summary, body) for index, (title, summary, body, _) in enumerate(article_drafts())}
+    return {
+        f"ka0{index:012d}": (title, summary, body) for index, (title, summary, body, _) in enumerate(article_drafts())
+    }
 
 
 def solution_facts(policy: Policy) -> list[tuple[str, Fact]]:
@@ -44,8 +46,11 @@ def solution_facts(policy: Policy) -> list[tuple[str, Fact]]:
         if solution.min_item_price is not None or solution.min_order_total is not None:
             answers["price"] = f"${solution.min_item_price or solution.min_order_total:g}"
         for kind, answer in answers.items():
-            questions = tuple(template.format(name=solution.name, topic=topic)
-                              for template in SOLUTION_QUESTIONS[kind] for topic in POLICY_TOPICS[policy.key])  # fmt: skip
+            questions = tuple(
+                template.format(name=solution.name, topic=topic)
+                for template in SOLUTION_QUESTIONS[kind]
+                for topic in POLICY_TOPICS[policy.key]
+            )
             found.append((kind, Fact(answer, questions)))
     return found
 
@@ -61,14 +66,24 @@ def pool(org: OrgRecords, with_solutions: bool = True) -> list[PooledFact]:
     ids = {title: key for key, (title, _, _) in org.articles.items()}
     found = [PooledFact(ids[title], fact, "bank") for title, facts in FACTS.items() for fact in facts]
     if with_solutions:
-        found += [PooledFact(ids[policy.title], fact, kind) for policy in POLICIES
-                  for kind, fact in solution_facts(policy)]  # fmt: skip
+        found += [
+            PooledFact(ids[policy.title], fact, kind) for policy in POLICIES for kind, fact in solution_facts(policy)
+        ]
     return sorted(found, key=lambda item: (item.article_id, item.fact.answer))
 
 
 def org_of(documents: dict[str, tuple[str, str, str]]) -> OrgRecords:
-    return OrgRecords(cases={}, assignments=[], order_items={}, orders={}, account_states={}, contact_accounts={},
-                      products={}, issues={}, articles=documents)  # fmt: skip
+    return OrgRecords(
+        cases={},
+        assignments=[],
+        order_items={},
+        orders={},
+        account_states={},
+        contact_accounts={},
+        products={},
+        issues={},
+        articles=documents,
+    )
 
 
 def sample(
@@ -83,8 +98,18 @@ def sample(
         rng.shuffle(order)
         for item in order[: count - len(chosen)]:
             question = rng.choice(item.fact.questions)
-            chosen.append(Instance(len(chosen), "knowledge_qa", None, question, item.fact.answer, "fuzzy_match", {},
-                                   params={"article_id": item.article_id}))  # fmt: skip
+            chosen.append(
+                Instance(
+                    len(chosen),
+                    "knowledge_qa",
+                    None,
+                    question,
+                    item.fact.answer,
+                    "fuzzy_match",
+                    {},
+                    params={"article_id": item.article_id},
+                )
+            )
     return chosen
 
 
@@ -104,17 +129,23 @@ class _AuditData(AuditData):
 def strategy_scores(org: OrgRecords, instances: list[Instance]) -> dict[str, float]:
     """Mean reward of each of the audit's knowledge_qa strategies."""
     data = _AuditData(org, instances)
-    return {strategy.name: statistics.fmean(reward(item, strategy.answer(data, item)) for item in instances)
-            for strategy in STRATEGIES["knowledge_qa"]}  # fmt: skip
+    return {
+        strategy.name: statistics.fmean(reward(item, strategy.answer(data, item)) for item in instances)
+        for strategy in STRATEGIES["knowledge_qa"]
+    }
 
 
 def scores_by_kind(org: OrgRecords) -> dict[str, dict[str, float]]:
     """Each strategy's mean reward over every wording of every fact, by kind of fact."""
-    items = [(item.kind, item.article_id, item.fact.answer, question)
-             for item in pool(org) for question in item.fact.questions]  # fmt: skip
-    instances = [Instance(index, "knowledge_qa", None, question, answer, "fuzzy_match", {},
-                          params={"article_id": article_id})
-                 for index, (_, article_id, answer, question) in enumerate(items)]  # fmt: skip
+    items = [
+        (item.kind, item.article_id, item.fact.answer, question)
+        for item in pool(org)
+        for question in item.fact.questions
+    ]
+    instances = [
+        Instance(index, "knowledge_qa", None, question, answer, "fuzzy_match", {}, params={"article_id": article_id})
+        for index, (_, article_id, answer, question) in enumerate(items)
+    ]
     data = _AuditData(org, instances)
     found: dict[str, dict[str, float]] = {}
     for strategy in STRATEGIES["knowledge_qa"]:
@@ -128,8 +159,11 @@ def scores_by_kind(org: OrgRecords) -> dict[str, dict[str, float]]:
 def retrieval_top1(org: OrgRecords) -> float:
     """The share of bank questions whose top BM25 article (the audit's index) is the one that answers them."""
     index = BM25({key: f"{title} {summary} {body}" for key, (title, summary, body) in org.articles.items()})
-    hits = [index.best(question) == item.article_id
-            for item in pool(org, with_solutions=False) for question in item.fact.questions]  # fmt: skip
+    hits = [
+        index.best(question) == item.article_id
+        for item in pool(org, with_solutions=False)
+        for question in item.fact.questions
+    ]
     return statistics.fmean(hits)
 
 
@@ -159,8 +193,10 @@ def overlaps(org: OrgRecords) -> list[tuple[float, str, str]]:
     found = []
     for item in pool(org, with_solutions=False):
         held = answer_sentences(org.articles[item.article_id], item.fact.answer)
-        found += [(overlap(question, held[0]) if held else 1.0, question, held[0] if held else "")
-                  for question in item.fact.questions]  # fmt: skip
+        found += [
+            (overlap(question, held[0]) if held else 1.0, question, held[0] if held else "")
+            for question in item.fact.questions
+        ]
     return found
 
 

@@ -19,8 +19,16 @@ from eval_suite.reports.report import make_report
 from eval_suite.reports.table import TASK_ORDER
 from eval_suite.run.records import MANIFEST_FILE, RECORDS_FILE
 
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-quic",
-                 "--no-first-run", "--disable-component-update", "--disable-sync"]  # fmt: skip
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 
 def synthetic_run(directory: Path, attempts: int) -> None:
@@ -31,15 +39,31 @@ def synthetic_run(directory: Path, attempts: int) -> None:
             task = TASK_ORDER[number % len(TASK_ORDER)][0]
             passed = number % 3 != 0
             observation = "The org answered:\n" + str([{"Id": f"500Ws{number:013d}", "Subject": "Wrong size " * 8}] * 6)
-            traj = [{"role": "system", "content": "You are a Salesforce expert. " * 40},
-                    {"role": "user", "content": f"Question {number}: which agent handled the most cases?"}]
+            traj = [
+                {"role": "system", "content": "You are a Salesforce expert. " * 40},
+                {"role": "user", "content": f"Question {number}: which agent handled the most cases?"},
+            ]
             for turn in range(3):
-                traj += [{"role": "assistant", "content": f"<thought>step {turn}</thought><execute>SELECT Id FROM Case</execute>"},
-                         {"role": "user", "content": observation}]
-            record = {"task_id": number, "task_type": task, "gt_answer": "005Ws0000000002IAA", "reward": int(passed),
-                      "trial": 0, "status": "passed" if passed else "failed", "score": float(passed),
-                      "answer": "005Ws0000000002IAA" if passed else "None", "traj": traj, "cost": 0.001,
-                      "usage": {"prompt_tokens": 3000, "completion_tokens": 120}}
+                traj += [
+                    {
+                        "role": "assistant",
+                        "content": f"<thought>step {turn}</thought><execute>SELECT Id FROM Case</execute>",
+                    },
+                    {"role": "user", "content": observation},
+                ]
+            record = {
+                "task_id": number,
+                "task_type": task,
+                "gt_answer": "005Ws0000000002IAA",
+                "reward": int(passed),
+                "trial": 0,
+                "status": "passed" if passed else "failed",
+                "score": float(passed),
+                "answer": "005Ws0000000002IAA" if passed else "None",
+                "traj": traj,
+                "cost": 0.001,
+                "usage": {"prompt_tokens": 3000, "completion_tokens": 120},
+            }
             handle.write(json.dumps(record) + "\n")
 
 
@@ -73,8 +97,10 @@ def main() -> None:
                 page.close()
             browser.close()
     print(f"{args.attempts} attempts: report built in {built:.2f} s ({size / 1e6:.1f} MB on disk)")
-    print(f"page shown (leaderboard + first page of attempts): median {statistics.median(opened):.3f} s, "
-          f"worst {max(opened):.3f} s over {args.runs} opens (goal < 2 s)")
+    print(
+        f"page shown (leaderboard + first page of attempts): median {statistics.median(opened):.3f} s, "
+        f"worst {max(opened):.3f} s over {args.runs} opens (goal < 2 s)"
+    )
     print(f"one trajectory opened: median {statistics.median(detail) * 1000:.0f} ms")
 
 

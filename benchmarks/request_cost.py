@@ -103,12 +103,21 @@ def trivial_server(answer: bytes, certfile: str, keyfile: str, control: Connecti
     from mock_org.server.http.front import Front
 
     def app(environ: dict[str, Any], start_response: Callable[..., Any]) -> list[bytes]:
-        start_response("200 OK", [("Content-Type", "application/json;charset=UTF-8"),
-                                  ("Content-Length", str(len(answer)))])  # fmt: skip
+        start_response(
+            "200 OK", [("Content-Type", "application/json;charset=UTF-8"), ("Content-Length", str(len(answer)))]
+        )
         return [answer]
 
-    front = Front(app, host="127.0.0.1", port=0, http_port=None, certfile=certfile, keyfile=keyfile, threads=16,
-                  authenticated=lambda environ: True)  # fmt: skip
+    front = Front(
+        app,
+        host="127.0.0.1",
+        port=0,
+        http_port=None,
+        certfile=certfile,
+        keyfile=keyfile,
+        threads=16,
+        authenticated=lambda environ: True,
+    )
     front.start()
     control.send(front.port)
     control.recv()  # until told to stop
@@ -129,13 +138,17 @@ def over_https(path: Path, scratch: Path, calls: int) -> list[tuple[str, float]]
         ours.query_all(text)
         floor.learn(seen[-1])
         trivial = multiprocessing.get_context("spawn").Process(
-            target=trivial_server, args=(seen[-1].content, str(tls_dir / "server.pem"),
-                                         str(tls_dir / "server-key.pem"), child), daemon=True)  # fmt: skip
+            target=trivial_server,
+            args=(seen[-1].content, str(tls_dir / "server.pem"), str(tls_dir / "server-key.pem"), child),
+            daemon=True,
+        )
         trivial.start()
         trivial_port = control.recv()
-        sides = [("the floor: the same bytes replayed", floor.port, floor.process.pid),
-                 ("our front, a trivial app answering the same bytes", trivial_port, trivial.pid),
-                 ("our whole server", port, process.pid)]  # fmt: skip
+        sides = [
+            ("the floor: the same bytes replayed", floor.port, floor.process.pid),
+            ("our front, a trivial app answering the same bytes", trivial_port, trivial.pid),
+            ("our whole server", port, process.pid),
+        ]
         clients = [ours if side_port == port else _client(side_port, ours) for _, side_port, _ in sides]
         figures = []
         for (label, _, pid), client in zip(sides, clients, strict=True):

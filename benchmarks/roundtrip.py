@@ -53,19 +53,37 @@ def cases(path: Path) -> list[tuple[str, str]]:
     return [
         ("get_issues", "SELECT Id, Name FROM Issue__c"),
         ("order items of a product", f"SELECT Id FROM OrderItem WHERE Product2Id = '{product}'"),
-        ("get_cases", f"SELECT OwnerId, CreatedDate, ClosedDate, AccountId FROM Case WHERE OrderItemId__c IN ({items}) AND {window}"),
-        ("get_issue_counts", f"SELECT IssueId__c, COUNT(Id) IssueCount FROM Case WHERE OrderItemId__c IN ({items}) AND {window} GROUP BY IssueId__c"),
-        ("handled cases by agent", "SELECT NewValue__c, COUNT(Id) FROM CaseHistory__c WHERE Field__c = 'Owner Assignment' "
-         f"AND {window} GROUP BY NewValue__c"),
+        (
+            "get_cases",
+            f"SELECT OwnerId, CreatedDate, ClosedDate, AccountId FROM Case WHERE OrderItemId__c IN ({items}) AND {window}",
+        ),
+        (
+            "get_issue_counts",
+            f"SELECT IssueId__c, COUNT(Id) IssueCount FROM Case WHERE OrderItemId__c IN ({items}) AND {window} GROUP BY IssueId__c",
+        ),
+        (
+            "handled cases by agent",
+            "SELECT NewValue__c, COUNT(Id) FROM CaseHistory__c WHERE Field__c = 'Owner Assignment' "
+            f"AND {window} GROUP BY NewValue__c",
+        ),
         ("shipping state", f"SELECT Id, ShippingState FROM Account WHERE Id = '{account}'"),
         ("account of a contact", f"SELECT AccountId FROM Contact WHERE Id = '{contact}'"),
-        ("purchase history", f"SELECT Product2Id FROM OrderItem WHERE Order.AccountId = '{account}' AND Order.Status = 'Activated'"),
-        ("emails of a case", f"SELECT Subject, TextBody, FromAddress, ToAddress, MessageDate FROM EmailMessage WHERE ParentId = '{case_id}'"),
+        (
+            "purchase history",
+            f"SELECT Product2Id FROM OrderItem WHERE Order.AccountId = '{account}' AND Order.Status = 'Activated'",
+        ),
+        (
+            "emails of a case",
+            f"SELECT Subject, TextBody, FromAddress, ToAddress, MessageDate FROM EmailMessage WHERE ParentId = '{case_id}'",
+        ),
         ("all cases (1 page)", "SELECT Id, Status, OwnerId, CreatedDate FROM Case"),
-        ("search knowledge", "FIND {return policy} IN ALL FIELDS RETURNING Knowledge__kav(Id, Title, FAQ_Answer__c "
-         "WHERE PublishStatus='Online' AND Language='en_US')"),
+        (
+            "search knowledge",
+            "FIND {return policy} IN ALL FIELDS RETURNING Knowledge__kav(Id, Title, FAQ_Answer__c "
+            "WHERE PublishStatus='Online' AND Language='en_US')",
+        ),
         ("search products", "FIND {running shoe} IN ALL FIELDS RETURNING Product2(Id, Name, Description)"),
-    ]  # fmt: skip
+    ]
 
 
 def samples(action: Callable[[], object], rounds: int) -> list[float]:
@@ -90,8 +108,21 @@ def start_server(
     (run there, so that its packages are the ones imported)."""
     if tree is not None:
         env = {**(env or os.environ), "PYTHONPATH": str(tree.resolve())}
-    command = [sys.executable, "-m", "eval_suite.commands.cli", "serve", "--db", str(path), "--copy", "--port", "0",
-               "--tls-dir", str(tls_dir), "--today", TODAY]  # fmt: skip
+    command = [
+        sys.executable,
+        "-m",
+        "eval_suite.commands.cli",
+        "serve",
+        "--db",
+        str(path),
+        "--copy",
+        "--port",
+        "0",
+        "--tls-dir",
+        str(tls_dir),
+        "--today",
+        TODAY,
+    ]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, env=env, cwd=tree)
     exports: dict[str, str] = {}
     port = 0
@@ -117,8 +148,12 @@ def main(argv: list[str] | None = None) -> int:
         process, port, exports = start_server(path, Path(scratch) / "tls")
         try:
             os.environ["REQUESTS_CA_BUNDLE"] = exports["REQUESTS_CA_BUNDLE"]
-            sf = Salesforce(username=exports["CRMARENA_USERNAME"], password=exports["CRMARENA_PASSWORD"],
-                            security_token=exports["CRMARENA_SECURITY_TOKEN"], domain=f"127.0.0.1:{port}/login")  # fmt: skip
+            sf = Salesforce(
+                username=exports["CRMARENA_USERNAME"],
+                password=exports["CRMARENA_PASSWORD"],
+                security_token=exports["CRMARENA_SECURITY_TOKEN"],
+                domain=f"127.0.0.1:{port}/login",
+            )
             org = Org(path, clock=OrgClock.for_date(TODAY), read_only=True)
             rows = []
             all_trip: list[float] = []
@@ -148,11 +183,15 @@ def main(argv: list[str] | None = None) -> int:
             f"{label:28} {count:5d} {e50 * ms:10.2f} {e99 * ms:7.2f} {t50 * ms:9.2f} {t99 * ms:7.2f} {(t50 - e50) * ms:12.2f}"
         )
     e50, t50 = p(all_engine, 0.5), p(all_trip, 0.5)
-    print(f"{'all queries':28} {'':5} {e50 * ms:10.2f} {p(all_engine, 0.99) * ms:7.2f} {t50 * ms:9.2f} "
-          f"{p(all_trip, 0.99) * ms:7.2f} {(t50 - e50) * ms:12.2f}")  # fmt: skip
+    print(
+        f"{'all queries':28} {'':5} {e50 * ms:10.2f} {p(all_engine, 0.99) * ms:7.2f} {t50 * ms:9.2f} "
+        f"{p(all_trip, 0.99) * ms:7.2f} {(t50 - e50) * ms:12.2f}"
+    )
     overheads = [(t - e) * ms for (_, _, e, _, t, _) in rows]
-    print(f"server overhead per query (p50 round trip − p50 engine): median {statistics.median(overheads):.2f} ms, "
-          f"max {max(overheads):.2f} ms")  # fmt: skip
+    print(
+        f"server overhead per query (p50 round trip − p50 engine): median {statistics.median(overheads):.2f} ms, "
+        f"max {max(overheads):.2f} ms"
+    )
     return 0
 
 

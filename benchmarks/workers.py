@@ -62,10 +62,17 @@ class Served:
         else:
             raise SystemExit(f"serve --workers {workers} did not start")
         answer = requests.post(
-            f"https://127.0.0.1:{self.port}/services/oauth2/token", verify=exports["REQUESTS_CA_BUNDLE"], timeout=60,
-            data={"grant_type": "password", "client_id": DEFAULT_CLIENT_ID, "client_secret": DEFAULT_CLIENT_SECRET,
-                  "username": exports["CRMARENA_USERNAME"], "password": exports["CRMARENA_PASSWORD"]},
-        )  # fmt: skip
+            f"https://127.0.0.1:{self.port}/services/oauth2/token",
+            verify=exports["REQUESTS_CA_BUNDLE"],
+            timeout=60,
+            data={
+                "grant_type": "password",
+                "client_id": DEFAULT_CLIENT_ID,
+                "client_secret": DEFAULT_CLIENT_SECRET,
+                "username": exports["CRMARENA_USERNAME"],
+                "password": exports["CRMARENA_PASSWORD"],
+            },
+        )
         answer.raise_for_status()
         self.token = answer.json()["access_token"]
 
@@ -78,10 +85,19 @@ def measure(served: Served, seconds: float) -> tuple[float, float]:
     """Requests per second over ``seconds``, and the CPU time wrk itself used per request (µs)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     result = subprocess.run(
-        ["wrk", "-t1", f"-c{CLIENTS}", f"-d{seconds:g}s", "-H", f"Authorization: Bearer {served.token}",
-         f"https://127.0.0.1:{served.port}{QUERY}"],
-        capture_output=True, text=True, check=True,
-    )  # fmt: skip
+        [
+            "wrk",
+            "-t1",
+            f"-c{CLIENTS}",
+            f"-d{seconds:g}s",
+            "-H",
+            f"Authorization: Bearer {served.token}",
+            f"https://127.0.0.1:{served.port}{QUERY}",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if "Non-2xx" in result.stdout or "Socket errors" in result.stdout:
         raise SystemExit(f"wrk saw failures against {served.workers} worker(s):\n{result.stdout}")
@@ -112,12 +128,17 @@ def main() -> None:
                 rates[served.workers].append(rate)
                 costs[served.workers].append(cost)
             ratios.append(rates[2][-1] / rates[1][-1])
-            print(f"round {round_number + 1}: 1 worker {rates[1][-1]:7.0f} req/s, 2 workers {rates[2][-1]:7.0f} "
-                  f"req/s, ratio {ratios[-1]:.2f}", flush=True)  # fmt: skip
+            print(
+                f"round {round_number + 1}: 1 worker {rates[1][-1]:7.0f} req/s, 2 workers {rates[2][-1]:7.0f} "
+                f"req/s, ratio {ratios[-1]:.2f}",
+                flush=True,
+            )
             time.sleep(0.5)
         for workers in (1, 2):
-            print(f"--workers {workers}: median {statistics.median(rates[workers]):7.0f} req/s "
-                  f"(wrk's own CPU {statistics.median(costs[workers]):.0f} µs per request)")  # fmt: skip
+            print(
+                f"--workers {workers}: median {statistics.median(rates[workers]):7.0f} req/s "
+                f"(wrk's own CPU {statistics.median(costs[workers]):.0f} µs per request)"
+            )
         print(
             f"ratio of medians {statistics.median(rates[2]) / statistics.median(rates[1]):.2f}, "
             f"median of round ratios {statistics.median(ratios):.2f}; load average now {os.getloadavg()[0]:.1f}"

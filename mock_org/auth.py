@@ -170,9 +170,17 @@ class Session:
 
 
 _USER_COLUMNS = (
-    "Id", "Username", "Name", "FirstName", "LastName", "Email", "IsActive", "TimeZoneSidKey", "LanguageLocaleKey",
+    "Id",
+    "Username",
+    "Name",
+    "FirstName",
+    "LastName",
+    "Email",
+    "IsActive",
+    "TimeZoneSidKey",
+    "LanguageLocaleKey",
     "LocaleSidKey",
-)  # fmt: skip
+)
 
 
 class Directory:
@@ -302,8 +310,18 @@ class Authenticator:
         if configured and (found := self.directory.by_username(configured)) is not None:
             record = found
         if record is None:
-            record = User(make_id("005", 1), configured or "admin@mock.org", "Admin", None, "Admin", None, True,
-                          "America/Los_Angeles", "en_US", "en_US")  # fmt: skip
+            record = User(
+                make_id("005", 1),
+                configured or "admin@mock.org",
+                "Admin",
+                None,
+                "Admin",
+                None,
+                True,
+                "America/Los_Angeles",
+                "en_US",
+                "en_US",
+            )
         if configured:
             record = User(**{**record.__dict__, "username": configured})
         password, token = admin_secrets(self.config, record.username)

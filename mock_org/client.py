@@ -75,9 +75,17 @@ class TimeoutSession(requests.Session):
         super().__init__()
         self.timeout = timeout
         if retries:
-            retry = Retry(total=retries, connect=retries, read=False, status=retries, other=0, backoff_factor=0.5,
-                          status_forcelist=(502, 503, 504), allowed_methods=frozenset({"GET", "HEAD"}),
-                          raise_on_status=False)  # fmt: skip
+            retry = Retry(
+                total=retries,
+                connect=retries,
+                read=False,
+                status=retries,
+                other=0,
+                backoff_factor=0.5,
+                status_forcelist=(502, 503, 504),
+                allowed_methods=frozenset({"GET", "HEAD"}),
+                raise_on_status=False,
+            )
             for prefix in ("https://", "http://"):
                 self.mount(prefix, HTTPAdapter(max_retries=retry))
 

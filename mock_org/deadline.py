@@ -24,9 +24,7 @@ from .errors import QueryTimeout, QueryTooComplicated
 DEFAULT_SECONDS = 30.0
 ENV_VARIABLE = "CRMARENA_QUERY_TIMEOUT"
 TIMEOUT_MESSAGE = "Your query request was running for too long."
-TOO_COMPLICATED_MESSAGE = (
-    "Query is either selecting too many fields or the filter conditions are too complicated."
-)
+TOO_COMPLICATED_MESSAGE = "Query is either selecting too many fields or the filter conditions are too complicated."
 # SQLite's own limits that a (legal but huge) query can reach; a real org calls them too complicated.
 _SQLITE_LIMITS = (
     "expression tree is too large",

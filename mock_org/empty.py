@@ -18,9 +18,18 @@ from .storage import Storage
 FRESH_POD = "Fr"
 # Whole objects a fresh org already has (the users stand for the people who will work in it).
 KEPT_OBJECTS = frozenset(
-    {"user", "organization", "recordtype", "profile", "group", "permissionset", "permissionsetassignment",
-     "entitydefinition", "fielddefinition"}
-)  # fmt: skip
+    {
+        "user",
+        "organization",
+        "recordtype",
+        "profile",
+        "group",
+        "permissionset",
+        "permissionsetassignment",
+        "entitydefinition",
+        "fielddefinition",
+    }
+)
 
 
 def empty_copy(source: Path, target: Path, schema: Schema | None = None) -> Path:

@@ -55,9 +55,7 @@ class Org:
         self.clock = clock or OrgClock()
         self.read_only = read_only
         self.storage = Storage(path, self.schema, read_only=read_only)
-        self.queries = QueryEngine(
-            self.storage, self.schema, self.clock, plan_cache=plan_cache, timeout=query_timeout
-        )
+        self.queries = QueryEngine(self.storage, self.schema, self.clock, plan_cache=plan_cache, timeout=query_timeout)
         self.searches = SearchEngine(self.queries)
         self.permissions = Permissions(self.storage, self.schema)
         self._writer: Writer | None = (
@@ -72,13 +70,26 @@ class Org:
     # ``clock`` replaces the org's clock for one call: the per-session clock of the mock-only clock
     # resource (server/rest/handlers/clock.py), so that concurrent sessions can each have their own "today".
 
-    def query(self, soql: str, *, include_deleted: bool = False, batch_size: int | None = None, version: str = "59.0",
-              user_id: str | None = None, clock: OrgClock | None = None) -> dict[str, Any]:  # fmt: skip
+    def query(
+        self,
+        soql: str,
+        *,
+        include_deleted: bool = False,
+        batch_size: int | None = None,
+        version: str = "59.0",
+        user_id: str | None = None,
+        clock: OrgClock | None = None,
+    ) -> dict[str, Any]:
         resource = "queryAll" if include_deleted else "query"
         return self.queries.query(
-            soql, include_deleted=include_deleted, batch_size=batch_size, version=version, user_id=user_id,
-            resource=resource, clock=clock,
-        )  # fmt: skip
+            soql,
+            include_deleted=include_deleted,
+            batch_size=batch_size,
+            version=version,
+            user_id=user_id,
+            resource=resource,
+            clock=clock,
+        )
 
     def query_columns(self, soql: str, *, user_id: str | None = None, clock: OrgClock | None = None) -> dict[str, Any]:
         """The query's column metadata (``?columns=true``), without running it."""
@@ -90,8 +101,9 @@ class Org:
         """The next page of a query; a locator serves only the user whose query opened it."""
         return self.queries.query_more(locator, version=version, resource=resource, user_id=user_id)
 
-    def tooling_query(self, soql: str, *, batch_size: int | None = None, version: str = "59.0",
-                      user_id: str | None = None) -> dict[str, Any]:  # fmt: skip
+    def tooling_query(
+        self, soql: str, *, batch_size: int | None = None, version: str = "59.0", user_id: str | None = None
+    ) -> dict[str, Any]:
         """``/tooling/query``: SOQL over the Tooling API's objects only (the metadata objects, PermissionSet,
         Profile, User); a data object is INVALID_TYPE "sObject type 'Account' is not supported.", as on a real org."""
         plan = self.queries.plan(soql, user_id=user_id)
@@ -112,8 +124,9 @@ class Org:
         tooling = [sobject for sobject in self.schema if sobject.name in TOOLING_OBJECTS]
         return describe.describe_global(tooling, version)
 
-    def search(self, sosl: str, *, version: str = "59.0", user_id: str | None = None,
-               clock: OrgClock | None = None) -> dict[str, Any]:  # fmt: skip
+    def search(
+        self, sosl: str, *, version: str = "59.0", user_id: str | None = None, clock: OrgClock | None = None
+    ) -> dict[str, Any]:
         return self.searches.search(sosl, version=version, user_id=user_id, clock=clock)
 
     # ------------------------------------------------------------------- describe

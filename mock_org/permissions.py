@@ -93,16 +93,23 @@ class Permissions:
             select(assignments.c.Id)
             .select_from(assignments.join(sets, sets.c.Id == assignments.c.PermissionSetId))
             .where(
-                assignments.c.AssigneeId == user_id, assignments.c.IsActive == 1, assignments.c.IsDeleted == 0,
-                sets.c.IsDeleted == 0, permission(sets),
+                assignments.c.AssigneeId == user_id,
+                assignments.c.IsActive == 1,
+                assignments.c.IsDeleted == 0,
+                sets.c.IsDeleted == 0,
+                permission(sets),
             )
-        )  # fmt: skip
+        )
         return bool(connection.execute(select(exists(granted))).scalar())
 
     def check_write(
-        self, connection: Connection, sobject: SObject, user_id: str, record_id: str | None = None,
+        self,
+        connection: Connection,
+        sobject: SObject,
+        user_id: str,
+        record_id: str | None = None,
         fields: tuple[str, ...] = (),
-    ) -> None:  # fmt: skip
+    ) -> None:
         """Refuse a write to a User, Profile, PermissionSet or PermissionSetAssignment record that needs an
         administrator's permission the writer lacks.
 

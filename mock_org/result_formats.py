@@ -138,8 +138,10 @@ def _print_table(columns: list[str], rows: list[dict[str, Any]]) -> None:
     widths = _fit(widths, shutil.get_terminal_size().columns if sys.stdout.isatty() else None)
     for line in [columns, ["-" * width for width in widths], *cells]:
         texts = [_cut(text, width) for text, width in zip(line, widths, strict=True)]
-        padded = [text.rjust(width) if number else text.ljust(width)
-                  for text, width, number in zip(texts, widths, numeric, strict=True)]  # fmt: skip
+        padded = [
+            text.rjust(width) if number else text.ljust(width)
+            for text, width, number in zip(texts, widths, numeric, strict=True)
+        ]
         print("  ".join(padded).rstrip())
 
 

@@ -127,7 +127,6 @@ class LocalState:
             return self._tallies.setdefault(name, _LocalTally())
 
 
-
 class ProcessLock:
     """Re-entrant within a thread, exclusive among threads and among processes that lock the same file.
 
@@ -250,7 +249,6 @@ class StateFile:
         return folder
 
 
-
 _TALLY_OWNERS = itertools.count()
 
 
@@ -290,12 +288,16 @@ class MappedTally:
         with self._state.lock:
             known = self._members.get()
             prefix = f"tally:{self._name}:count@"
-            rows = self._state.connection().execute(
-                "SELECT name FROM slot WHERE substr(name, 1, ?) = ?", (len(prefix), prefix)
-            ).fetchall()
+            rows = (
+                self._state.connection()
+                .execute("SELECT name FROM slot WHERE substr(name, 1, ?) = ?", (len(prefix), prefix))
+                .fetchall()
+            )
             owners = [name[len(prefix) :] for (name,) in rows]
-            self._parts = [(self._state.counter(f"tally:{self._name}:day@{owner}"),
-                            self._state.counter(f"{prefix}{owner}")) for owner in owners]  # fmt: skip
+            self._parts = [
+                (self._state.counter(f"tally:{self._name}:day@{owner}"), self._state.counter(f"{prefix}{owner}"))
+                for owner in owners
+            ]
             self._known = known
 
 

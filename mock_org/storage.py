@@ -249,8 +249,9 @@ class Storage:
         of records is good while it stays the same."""
         with self._watch_lock:
             if self._watch is None:
-                self._watch = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, check_same_thread=False,
-                                              isolation_level=None)  # fmt: skip
+                self._watch = sqlite3.connect(
+                    f"file:{self.path}?mode=ro", uri=True, check_same_thread=False, isolation_level=None
+                )
             return int(self._watch.execute("PRAGMA data_version").fetchone()[0])
 
     def in_write(self) -> bool:

@@ -154,8 +154,15 @@ def test_a_mistake_is_one_line_and_an_exit_code(arguments, code, says, files, bu
 def crmarena(
     *arguments: str, env: dict[str, str] | None = None, stdin: str | None = None
 ) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "eval_suite.commands.cli", *arguments], cwd=ROOT, capture_output=True,
-                          text=True, input=stdin, env={**os.environ, **(env or {})}, timeout=120)  # fmt: skip
+    return subprocess.run(
+        [sys.executable, "-m", "eval_suite.commands.cli", *arguments],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        input=stdin,
+        env={**os.environ, **(env or {})},
+        timeout=120,
+    )
 
 
 def test_the_real_command_prints_no_traceback_and_debug_shows_it(files: Path) -> None:
@@ -170,10 +177,18 @@ def test_a_closed_pipe_ends_quietly(tmp_path: Path) -> None:
     records = tiny_records()
     records["Product2"] += [{"Id": rid("01t", 100 + i), "Name": f"Item {i:04d}"} for i in range(3000)]
     build_org(tmp_path / "big.db", records).close()  # its answer is far more than a pipe holds
-    command = (f"{sys.executable} -m eval_suite.commands.cli query --db {tmp_path / 'big.db'} --all 'SELECT Id, Name FROM Product2'"
-               " | head -c 10 > /dev/null; echo ${PIPESTATUS[0]}")  # fmt: skip
-    result = subprocess.run(["bash", "-c", command], cwd=ROOT, capture_output=True, text=True, timeout=120,
-                            env={**os.environ, "CRMARENA_CACHE_DIR": str(tmp_path / "cache")})  # fmt: skip
+    command = (
+        f"{sys.executable} -m eval_suite.commands.cli query --db {tmp_path / 'big.db'} --all 'SELECT Id, Name FROM Product2'"
+        " | head -c 10 > /dev/null; echo ${PIPESTATUS[0]}"
+    )
+    result = subprocess.run(
+        ["bash", "-c", command],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "CRMARENA_CACHE_DIR": str(tmp_path / "cache")},
+    )
     assert result.stdout.strip() == str(BROKEN_PIPE) and "Traceback" not in result.stderr
     assert "BrokenPipe" not in result.stderr and "Exception ignored" not in result.stderr
 

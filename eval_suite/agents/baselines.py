@@ -34,5 +34,8 @@ class MajorityAgent:
 
 
 def _answer(answer: str) -> Episode:
-    return Episode(messages=[{"role": "assistant", "content": answer}], answer=answer,
-                   end_reason={"source": "baseline", "message": "constant answer", "content": answer})  # fmt: skip
+    return Episode(
+        messages=[{"role": "assistant", "content": answer}],
+        answer=answer,
+        end_reason={"source": "baseline", "message": "constant answer", "content": answer},
+    )

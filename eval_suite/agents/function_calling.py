@@ -43,8 +43,11 @@ class FunctionCalling(TurnLoop):
             )
             parts.append(prompts.render("text_tools", tools=listing))
         instance = context.instance
-        parts.append(prompts.context_block(render_schema() if self.sql else None, instance.required,
-                                           instance.optional if context.aided else None))  # fmt: skip
+        parts.append(
+            prompts.context_block(
+                render_schema() if self.sql else None, instance.required, instance.optional if context.aided else None
+            )
+        )
         return [{"role": "system", "content": "\n\n".join(parts)}, {"role": "user", "content": instance.query}]
 
     def tools(self, context: EpisodeContext) -> list[dict[str, Any]] | None:
@@ -88,8 +91,9 @@ class FunctionCalling(TurnLoop):
                 result = 'Error: a tool call is a JSON object {"name": ..., "arguments": {...}}.'
             else:
                 arguments = call.get("arguments", {})
-                result = self._run(context, episode, call["name"],
-                                   arguments if isinstance(arguments, str) else json.dumps(arguments))  # fmt: skip
+                result = self._run(
+                    context, episode, call["name"], arguments if isinstance(arguments, str) else json.dumps(arguments)
+                )
                 if episode.end_reason:
                     return
                 result = f"Result of {call['name']}:\n{result}"
@@ -101,8 +105,10 @@ class FunctionCalling(TurnLoop):
             arguments = json.loads(arguments_text) if arguments_text.strip() else {}
         except json.JSONDecodeError as error:
             episode.malformed_turns += 1
-            return (f"Error: the arguments of {name} are not valid JSON ({error.msg} at character {error.pos}). "
-                    "Call it again with a JSON object.")  # fmt: skip
+            return (
+                f"Error: the arguments of {name} are not valid JSON ({error.msg} at character {error.pos}). "
+                "Call it again with a JSON object."
+            )
         if not isinstance(arguments, dict):
             episode.malformed_turns += 1
             return f"Error: the arguments of {name} must be a JSON object."

@@ -42,8 +42,11 @@ def _doctor(args: argparse.Namespace) -> int:
     with refusals("doctor"):
         config = config_from(args).check()
         ok = diagnose(config, lambda label, text: print(f"  {label:<9} {text}", flush=True))
-    print("doctor: ready: `crmarena eval` with the same flags can start" if ok else
-          "doctor: not ready: fix what is marked above")  # fmt: skip
+    print(
+        "doctor: ready: `crmarena eval` with the same flags can start"
+        if ok
+        else "doctor: not ready: fix what is marked above"
+    )
     return 0 if ok else UNAVAILABLE
 
 
@@ -76,8 +79,13 @@ def diagnose(config: RunConfig, show: Any) -> bool:
     if config.agent not in MODEL_AGENTS:
         show("model", f"none: the {config.agent} agent calls no model, so a run costs nothing")
         return ready
-    endpoint = EndpointConfig(model=config.model or "", base_url=config.base_url, timeout=min(config.timeout,
-                              CHECK_TIMEOUT), retries=1, retry_base=0.5)  # fmt: skip
+    endpoint = EndpointConfig(
+        model=config.model or "",
+        base_url=config.base_url,
+        timeout=min(config.timeout, CHECK_TIMEOUT),
+        retries=1,
+        retry_base=0.5,
+    )
     llm = LLM(endpoint, prices=prices)
     started = time.perf_counter()
     try:
@@ -85,10 +93,15 @@ def diagnose(config: RunConfig, show: Any) -> bool:
         took = time.perf_counter() - started
         found = f"answered in {took:.2f} s"
         if capabilities is not None:
-            found += "; " + ", ".join(f"{name} {'yes' if value else 'no'}" for name, value in (
-                ("native tool calls", capabilities.native_tools), ("tool_choice=required",
-                 capabilities.tool_choice_required), ("parallel calls", capabilities.parallel_calls),
-                ("usage", capabilities.usage)))  # fmt: skip
+            found += "; " + ", ".join(
+                f"{name} {'yes' if value else 'no'}"
+                for name, value in (
+                    ("native tool calls", capabilities.native_tools),
+                    ("tool_choice=required", capabilities.tool_choice_required),
+                    ("parallel calls", capabilities.parallel_calls),
+                    ("usage", capabilities.usage),
+                )
+            )
             if not capabilities.native_tools and config.tool_protocol == "native":
                 found += " — NATIVE TOOL CALLS MISSING: use --tool-protocol text or auto"
                 ready = False
@@ -128,12 +141,20 @@ def estimate(config: RunConfig, instances: list[Any], tools: Any, prices: Any) -
         basis = f"{ASSUMED_TURNS} per attempt assumed"
         prompt = sum(_first_request_tokens(config, instance, tools) for instance in instances) / len(instances)
         price = prices.find(config.model)
-        cost = None if price is None else calls * (prompt * price.input
-                                                   + ASSUMED_COMPLETION_TOKENS * price.output) / 1e6  # fmt: skip
-        cost_basis = (f"~{prompt:,.0f} prompt tokens per call (each first request's size; conversations grow, so "
-                      f"expect more) and ~{ASSUMED_COMPLETION_TOKENS} completion tokens")  # fmt: skip
-    lines = [("calls", f"about {calls:,} model calls for {attempts:,} attempts to run ({basis}); at most {most:,} "
-                       f"(--max-turns {config.max_turns})")]  # fmt: skip
+        cost = (
+            None if price is None else calls * (prompt * price.input + ASSUMED_COMPLETION_TOKENS * price.output) / 1e6
+        )
+        cost_basis = (
+            f"~{prompt:,.0f} prompt tokens per call (each first request's size; conversations grow, so "
+            f"expect more) and ~{ASSUMED_COMPLETION_TOKENS} completion tokens"
+        )
+    lines = [
+        (
+            "calls",
+            f"about {calls:,} model calls for {attempts:,} attempts to run ({basis}); at most {most:,} "
+            f"(--max-turns {config.max_turns})",
+        )
+    ]
     if cost is None:
         lines.append(("cost", f"unknown: no price for model {config.model!r} (add one with --prices FILE)"))
     else:
@@ -150,8 +171,13 @@ def _first_request_tokens(config: RunConfig, instance: Any, tools: Any) -> float
     from ..run.runner import make_agent
     from ..tools.toolbox import Toolbox
 
-    protocol = None if config.agent not in ("fc", "fc-sql") else "native" if config.tool_protocol == "auto" else \
-        config.tool_protocol  # fmt: skip
+    protocol = (
+        None
+        if config.agent not in ("fc", "fc-sql")
+        else "native"
+        if config.tool_protocol == "auto"
+        else config.tool_protocol
+    )
     agent = make_agent(config, protocol, [instance])
     context = EpisodeContext(instance, Toolbox(None, tools), None, aided=config.aided)
     text = json.dumps(agent.opening(context)) + json.dumps(agent.tools(context) or [])  # type: ignore[attr-defined]

@@ -183,8 +183,11 @@ def _eval(args: argparse.Namespace) -> int:
         again = "with a larger --max-cost" if "cost limit" in result.stopped else "again"
         print(f"crmarena eval: {result.stopped}; run the same command {again} to resume", file=sys.stderr)
     elif result.manifest["status"] != "complete":
-        print("crmarena eval: some attempts ended in infrastructure or harness errors; run the same command "
-              "again to retry them", file=sys.stderr)  # fmt: skip
+        print(
+            "crmarena eval: some attempts ended in infrastructure or harness errors; run the same command "
+            "again to retry them",
+            file=sys.stderr,
+        )
     return result.exit_code
 
 

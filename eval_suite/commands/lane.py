@@ -32,10 +32,17 @@ def add(subparsers: argparse._SubParsersAction) -> None:
     )
     push.add_argument("--db", type=Path, help="the dump's crmarena.db or folder (default: the default CRMArena org)")
     push.add_argument("--idmap", type=Path, default=DEFAULT_IDMAP, help="the Id map to write (default idmap.json)")
-    push.add_argument("--user-map", type=Path, metavar="FILE",
-                      help="a JSON object: the dump's username → the org's, for users named otherwise")  # fmt: skip
-    push.add_argument("--without-audit-fields", action="store_true",
-                      help="do not send CreatedDate and the other audit fields (the org sets today's)")  # fmt: skip
+    push.add_argument(
+        "--user-map",
+        type=Path,
+        metavar="FILE",
+        help="a JSON object: the dump's username → the org's, for users named otherwise",
+    )
+    push.add_argument(
+        "--without-audit-fields",
+        action="store_true",
+        help="do not send CreatedDate and the other audit fields (the org sets today's)",
+    )
     push.add_argument("--batch-size", type=positive_int, default=200, help="records per request (default 200)")
     push.add_argument("--no-progress", dest="progress", action="store_false", default=None, help="no progress bar")
     push.set_defaults(handler=_push)
@@ -62,8 +69,10 @@ def _metadata(args: argparse.Namespace) -> int:
     from ..lane.source import DEFAULT_SCHEMA
 
     written = write_project(DEFAULT_SCHEMA, args.out)
-    print(f"wrote {len(written)} files to {args.out}; deploy: sf project deploy start --source-dir "
-          f"{args.out / 'force-app'} --target-org ORG")  # fmt: skip
+    print(
+        f"wrote {len(written)} files to {args.out}; deploy: sf project deploy start --source-dir "
+        f"{args.out / 'force-app'} --target-org ORG"
+    )
     return 0
 
 
@@ -93,9 +102,16 @@ def _push(args: argparse.Namespace) -> int:
         with open_target(settings) as target:
             sf = target.connect()
             try:
-                pusher = Pusher(sf, dump, args.idmap, target={"kind": target.kind, "url": target.url},
-                                audit=not args.without_audit_fields, user_map=user_map, batch_size=args.batch_size,
-                                progress=args.progress)  # fmt: skip
+                pusher = Pusher(
+                    sf,
+                    dump,
+                    args.idmap,
+                    target={"kind": target.kind, "url": target.url},
+                    audit=not args.without_audit_fields,
+                    user_map=user_map,
+                    batch_size=args.batch_size,
+                    progress=args.progress,
+                )
                 made = pusher.run()
             finally:
                 sf.session.close()
@@ -103,8 +119,10 @@ def _push(args: argparse.Namespace) -> int:
         raise Unavailable(str(error)) from None
     took = time.monotonic() - started
     total = sum(made.values())
-    print(f"pushed {total} records into {target.url} in {took:.1f}s "
-          f"({len(pusher.idmap)} Ids mapped); Id map: {args.idmap}")  # fmt: skip
+    print(
+        f"pushed {total} records into {target.url} in {took:.1f}s "
+        f"({len(pusher.idmap)} Ids mapped); Id map: {args.idmap}"
+    )
     return 0
 
 

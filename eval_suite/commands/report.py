@@ -17,13 +17,15 @@ def add(subparsers: argparse._SubParsersAction) -> None:
         "leaderboard.md, leaderboard.csv, plots/*.png and index.html to --out. `crmarena report diff A B` "
         "lists, per task, the instances one run solved and the other did not.",
     )
-    parser.add_argument("runs", nargs="+", metavar="RUN", help="run directories or results_*.json files "
-                        "(or: diff A B)")  # fmt: skip
+    parser.add_argument("runs", nargs="+", metavar="RUN", help="run directories or results_*.json files (or: diff A B)")
     parser.add_argument("--out", type=Path, help="where to write the report (default: report/)")
     parser.add_argument("--json", action="store_true", help="with diff: print JSON instead of text")
-    parser.add_argument("--org-url", default="https://127.0.0.1:8443",
-                        help="where record Ids in trajectories link to: a `crmarena serve` of the run's org "
-                        "(default https://127.0.0.1:8443)")  # fmt: skip
+    parser.add_argument(
+        "--org-url",
+        default="https://127.0.0.1:8443",
+        help="where record Ids in trajectories link to: a `crmarena serve` of the run's org "
+        "(default https://127.0.0.1:8443)",
+    )
     parser.set_defaults(handler=run)
 
 

@@ -311,8 +311,13 @@ def _boundary(plan: Plan, keys: tuple[str, ...], rows_a: list[Row], rows_b: list
 def _count(a: Outcome, b: Outcome, rows_a: int, rows_b: int) -> list[dict]:
     if a.total_size == b.total_size and rows_a == rows_b:
         return []
-    return [{"kind": "count", "a": {"rows": rows_a, "totalSize": a.total_size},
-             "b": {"rows": rows_b, "totalSize": b.total_size}}]  # fmt: skip
+    return [
+        {
+            "kind": "count",
+            "a": {"rows": rows_a, "totalSize": a.total_size},
+            "b": {"rows": rows_b, "totalSize": b.total_size},
+        }
+    ]
 
 
 def _row_differences(rows_a: list[Row], rows_b: list[Row], keys: tuple[str, ...] | None, loose: set) -> list[dict]:
@@ -355,14 +360,24 @@ def _value_differences(row_a: Row, row_b: Row) -> list[dict]:
         value_a, value_b = row_a.values.get(path, ABSENT), row_b.values.get(path, ABSENT)
         if value_a == value_b and type(value_a) is type(value_b):  # 1 and 1.0 read differently in a client
             continue
-        difference = {"kind": "value", "object": sobject, "field": f"{sobject}.{path}", "id_a": row_a.source_id,
-                      "id_b": row_b.source_id, "a": value_a, "b": value_b}  # fmt: skip
+        difference = {
+            "kind": "value",
+            "object": sobject,
+            "field": f"{sobject}.{path}",
+            "id_a": row_a.source_id,
+            "id_b": row_b.source_id,
+            "a": value_a,
+            "b": value_b,
+        }
         if row_a.source_id is None and row_a.identity:  # an aggregate row: its GROUP BY values say which
             difference["group"] = json.loads(row_a.identity[1])
         if isinstance(value_a, tuple) and isinstance(value_b, tuple):  # a child sub-query: say which rows
             only_a, only_b = Counter(value_a) - Counter(value_b), Counter(value_b) - Counter(value_a)
-            difference |= {"a": [json.loads(item) for item in only_a.elements()],
-                           "b": [json.loads(item) for item in only_b.elements()], "children": True}  # fmt: skip
+            difference |= {
+                "a": [json.loads(item) for item in only_a.elements()],
+                "b": [json.loads(item) for item in only_b.elements()],
+                "children": True,
+            }
         differences.append(difference)
     return differences
 

@@ -50,10 +50,18 @@ FORMAT = "crmarena-conformance/1"
 # mapped); auto-numbers (CaseNumber …) are counted by each org; a person account's contact is made
 # with the account and takes its CreatedDate (the generated dump has it a second later).
 DEFAULT_NOT_COMPARED = (
-    "SystemModstamp", "LastModifiedDate", "LastModifiedById", "CreatedById", "Contact.CreatedDate",
-    "Case.CaseNumber", "CaseHistory__c.Name", "Knowledge__kav.ArticleNumber", "Order.OrderNumber",
-    "OrderItem.OrderItemNumber", "LiveChatTranscript.Name",
-)  # fmt: skip
+    "SystemModstamp",
+    "LastModifiedDate",
+    "LastModifiedById",
+    "CreatedById",
+    "Contact.CreatedDate",
+    "Case.CaseNumber",
+    "CaseHistory__c.Name",
+    "Knowledge__kav.ArticleNumber",
+    "Order.OrderNumber",
+    "OrderItem.OrderItemNumber",
+    "LiveChatTranscript.Name",
+)
 DETAILS_KEPT = 100  # differences listed per query; the count is always complete
 # An org that answers these for one statement still works (the statement failed, not the org).
 _STATEMENT_FAILURES = frozenset({"UNKNOWN_EXCEPTION", "QUERY_TIMEOUT"})
@@ -166,8 +174,11 @@ def run_conformance(config: ConformanceConfig) -> dict[str, Any]:
             queries, replays = _suite(config, instances, sides[0])
             entries = _parallel(
                 [partial(_entry, query, sides, ids, skip, today if pinned else None) for query in queries],
-                config.workers, "conformance", "query", config.progress,
-            )  # fmt: skip
+                config.workers,
+                "conformance",
+                "query",
+                config.progress,
+            )
         finally:
             for side in sides:
                 side.close()
@@ -178,13 +189,14 @@ def run_conformance(config: ConformanceConfig) -> dict[str, Any]:
         "b": described[1],
         "idmap": {"path": str(config.idmap), "ids": len(idmap)} if idmap else None,
         "today": today if pinned else None,
-        "clock_dependent": "compared: both sides pinned to the same today" if pinned else
-                           "skipped: a side's today cannot be pinned (a real org's clock cannot move)",
+        "clock_dependent": "compared: both sides pinned to the same today"
+        if pinned
+        else "skipped: a side's today cannot be pinned (a real org's clock cannot move)",
         "not_compared": list(config.not_compared),
         "suite": {"parts": list(config.parts), "only": list(config.only), "reference_replays": replays},
         "summary": summarise(entries),
         "queries": entries,
-    }  # fmt: skip
+    }
 
 
 def _default_today(settings: TargetSettings) -> str:
@@ -200,8 +212,13 @@ def _suite(
     queries: list[SuiteQuery] = []
     replays: dict[str, Any] = {}
     if REFERENCE in config.parts:
-        recorded = _parallel([partial(_replay, side_a, instance) for instance in instances],
-                             config.workers, "references", "task", config.progress)  # fmt: skip
+        recorded = _parallel(
+            [partial(_replay, side_a, instance) for instance in instances],
+            config.workers,
+            "references",
+            "task",
+            config.progress,
+        )
         pairs = list(zip(instances, recorded, strict=True))
         failed = [{"idx": instance.idx, "error": error} for instance, (_, error) in pairs if error]
         statements = [(instance.task, text) for instance, (texts, _) in pairs for text in texts]
@@ -234,15 +251,21 @@ def _entry(
     if text_b != query.text:
         entry["text_b"] = text_b
     if plan.clock and today is None:
-        return entry | {"status": "skipped", "reason": "a relative date literal: side a and side b have different "
-                        "todays, and a real org's cannot be pinned"}  # fmt: skip
+        return entry | {
+            "status": "skipped",
+            "reason": "a relative date literal: side a and side b have different "
+            "todays, and a real org's cannot be pinned",
+        }
     a, b = sides[0].answer(query, query.text, today), sides[1].answer(query, text_b, today)
     differences, notes = compare(plan, a, b, skip, ids)
     entry |= {"status": "different" if differences else "same", "a": a.summary(), "b": b.summary()}
     if differences:
         kinds = Counter(difference["kind"] for difference in differences)
-        entry |= {"differences_total": len(differences), "difference_kinds": dict(sorted(kinds.items())),
-                  "differences": differences[:DETAILS_KEPT]}  # fmt: skip
+        entry |= {
+            "differences_total": len(differences),
+            "difference_kinds": dict(sorted(kinds.items())),
+            "differences": differences[:DETAILS_KEPT],
+        }
     if notes:
         entry["notes"] = notes
     return entry
@@ -251,8 +274,9 @@ def _entry(
 def _parallel(jobs: list[Callable[[], Any]], workers: int, label: str, unit: str, progress: bool) -> list[Any]:
     """Each job's result in job order, ``workers`` at a time; the first failure stops the rest and is raised."""
     results: list[Any] = [None] * len(jobs)
-    bar = tqdm(total=len(jobs), desc=label, unit=unit, file=sys.stderr, disable=not progress or None,
-               dynamic_ncols=True)  # fmt: skip
+    bar = tqdm(
+        total=len(jobs), desc=label, unit=unit, file=sys.stderr, disable=not progress or None, dynamic_ncols=True
+    )
     executor = ThreadPoolExecutor(max_workers=max(1, workers), thread_name_prefix=f"crmarena-{label}")
     try:
         futures: dict[Future, int] = {executor.submit(job): index for index, job in enumerate(jobs)}
@@ -345,20 +369,29 @@ def _command(args: argparse.Namespace) -> int:
         if getattr(args, f"db_{label}") and getattr(args, f"url_{label}"):
             raise UsageError(f"crmarena conformance: --db-{label} and --url-{label} both name side {label}; give one")
     try:
-        sides = [TargetSettings.for_side(getattr(args, side), db=getattr(args, f"db_{side}"),
-                                         mock_url=getattr(args, f"url_{side}")) for side in ("a", "b")]  # fmt: skip
+        sides = [
+            TargetSettings.for_side(
+                getattr(args, side), db=getattr(args, f"db_{side}"), mock_url=getattr(args, f"url_{side}")
+            )
+            for side in ("a", "b")
+        ]
     except TargetUnavailable as error:
         raise UsageError(f"crmarena conformance: {error}") from None
     for side in sides:
         if side.db is not None and not side.db.is_file():
             raise BadFile(f"crmarena conformance: no org dump at {side.db}")
     config = ConformanceConfig(
-        sides[0], sides[1], idmap=args.idmap, parts=PARTS if args.suite == "all" else (args.suite,),
-        only=tuple(args.only), tasks_file=args.tasks_file, today=args.today.isoformat() if args.today else None,
+        sides[0],
+        sides[1],
+        idmap=args.idmap,
+        parts=PARTS if args.suite == "all" else (args.suite,),
+        only=tuple(args.only),
+        tasks_file=args.tasks_file,
+        today=args.today.isoformat() if args.today else None,
         workers=args.workers,
         not_compared=tuple(name.strip() for name in args.not_compared.split(",") if name.strip()),
         progress=args.progress,
-    )  # fmt: skip
+    )
     try:
         report = run_conformance(config)
     except (IdMapError, ValueError) as error:

@@ -17,9 +17,14 @@ def summarise(entries: Iterable[dict[str, Any]]) -> dict[str, Any]:
     kinds: Counter[str] = Counter()
     for entry in entries:
         kinds.update(entry.get("difference_kinds", {}))
-    return {"queries": len(entries), "same": statuses["same"], "different": statuses["different"],
-            "skipped": statuses["skipped"], "differences": sum(kinds.values()),
-            "by_kind": dict(sorted(kinds.items()))}  # fmt: skip
+    return {
+        "queries": len(entries),
+        "same": statuses["same"],
+        "different": statuses["different"],
+        "skipped": statuses["skipped"],
+        "differences": sum(kinds.values()),
+        "by_kind": dict(sorted(kinds.items())),
+    }
 
 
 def render_text(report: dict[str, Any]) -> str:
@@ -45,8 +50,11 @@ def render_text(report: dict[str, Any]) -> str:
     summary = report["summary"]
     kinds = ", ".join(f"{count} {kind}" for kind, count in summary["by_kind"].items())
     found = f" ({summary['differences']:,} differences: {kinds})" if summary["differences"] else ""
-    lines += ["", f"{summary['queries']:,} queries: {summary['same']:,} the same, {summary['different']:,} different"
-              f"{found}, {summary['skipped']:,} skipped"]  # fmt: skip
+    lines += [
+        "",
+        f"{summary['queries']:,} queries: {summary['same']:,} the same, {summary['different']:,} different"
+        f"{found}, {summary['skipped']:,} skipped",
+    ]
     return "\n".join(lines)
 
 
@@ -56,8 +64,10 @@ def describe(difference: dict[str, Any]) -> str:
     a: Any = difference.get("a")
     b: Any = difference.get("b")
     if kind == "value" and difference.get("children"):
-        return (f"child rows differ: {difference['field']}: {_rows(a)} only on a, {_rows(b)} only on b "
-                f"({difference['id_a']})")  # fmt: skip
+        return (
+            f"child rows differ: {difference['field']}: {_rows(a)} only on a, {_rows(b)} only on b "
+            f"({difference['id_a']})"
+        )
     if kind == "value":
         ids = dict.fromkeys((difference["id_a"], difference["id_b"]))
         which = " / ".join(ids) if difference["id_a"] else _short(difference.get("group"))

@@ -28,11 +28,22 @@ NAMESPACE = "http://soap.sforce.com/2006/04/metadata"
 PERMISSION_SET = "CRMArena_Lane"
 # What each schema type becomes (Metadata API FieldType); text areas longer than 255 are long text areas.
 FIELD_TYPES = {
-    "string": "Text", "textarea": "TextArea", "reference": "Lookup", "picklist": "Picklist",
-    "multipicklist": "MultiselectPicklist", "boolean": "Checkbox", "double": "Number", "int": "Number",
-    "currency": "Currency", "percent": "Percent", "date": "Date", "datetime": "DateTime", "email": "Email",
-    "phone": "Phone", "url": "Url",
-}  # fmt: skip
+    "string": "Text",
+    "textarea": "TextArea",
+    "reference": "Lookup",
+    "picklist": "Picklist",
+    "multipicklist": "MultiselectPicklist",
+    "boolean": "Checkbox",
+    "double": "Number",
+    "int": "Number",
+    "currency": "Currency",
+    "percent": "Percent",
+    "date": "Date",
+    "datetime": "DateTime",
+    "email": "Email",
+    "phone": "Phone",
+    "url": "Url",
+}
 LONG_TEXT = 255
 # A custom object's auto-number name field: the format our dumps use (CH-0000001 …).
 AUTO_NUMBER_FORMATS = {"CaseHistory__c": "CH-{0000000}"}
@@ -115,14 +126,18 @@ def field_xml(field: dict[str, Any], owner_plural: str) -> str:
             _leaf(root, "defaultValue", bool(field.get("defaultValue")))
         if kind in ("picklist", "multipicklist"):
             values = [
-                _element("value", _element("fullName", text=entry["value"]),
-                         _element("default", text=bool(entry.get("defaultValue"))),
-                         _element("label", text=entry.get("label") or entry["value"]))
+                _element(
+                    "value",
+                    _element("fullName", text=entry["value"]),
+                    _element("default", text=bool(entry.get("defaultValue"))),
+                    _element("label", text=entry.get("label") or entry["value"]),
+                )
                 for entry in field.get("picklistValues") or []
-            ]  # fmt: skip
+            ]
             definition = _element("valueSetDefinition", _element("sorted", text=False), *values)
-            root.append(_element("valueSet", _element("restricted", text=bool(field.get("restrictedPicklist"))),
-                                 definition))  # fmt: skip
+            root.append(
+                _element("valueSet", _element("restricted", text=bool(field.get("restrictedPicklist"))), definition)
+            )
             if kind == "multipicklist":
                 _leaf(root, "visibleLines", 4)
     if field.get("externalId"):
@@ -161,23 +176,35 @@ def permission_set_xml(schema: dict[str, Any]) -> str:
     """Field access to every custom field, full access to the custom objects, and the push's permissions."""
     root = _document("PermissionSet")
     _leaf(root, "label", "CRMArena Lane")
-    _leaf(root, "description", "Access to the CRMArena custom objects and fields, and the audit-field permission "
-                               "a push needs (crmarena org push).")  # fmt: skip
+    _leaf(
+        root,
+        "description",
+        "Access to the CRMArena custom objects and fields, and the audit-field permission "
+        "a push needs (crmarena org push).",
+    )
     for sobject, field in custom_fields(schema):
         if not field.get("nillable", True) and field["type"] != "boolean":
             continue  # a required field is always readable and editable: it may not appear here
         access = _element(
-            "fieldPermissions", _element("editable", text=bool(field.get("updateable", True))),
-            _element("field", text=f"{sobject}.{field['name']}"), _element("readable", text=True),
-        )  # fmt: skip
+            "fieldPermissions",
+            _element("editable", text=bool(field.get("updateable", True))),
+            _element("field", text=f"{sobject}.{field['name']}"),
+            _element("readable", text=True),
+        )
         root.append(access)
     _leaf(root, "hasActivationRequired", False)
     for custom in custom_objects(schema):
         # The elements in the order the Metadata API lists them.
-        allowed = [_element(name, text=True) for name in ("allowCreate", "allowDelete", "allowEdit", "allowRead",
-                                                          "modifyAllRecords")]  # fmt: skip
-        permissions = _element("objectPermissions", *allowed, _element("object", text=custom["name"]),
-                               _element("viewAllRecords", text=True))  # fmt: skip
+        allowed = [
+            _element(name, text=True)
+            for name in ("allowCreate", "allowDelete", "allowEdit", "allowRead", "modifyAllRecords")
+        ]
+        permissions = _element(
+            "objectPermissions",
+            *allowed,
+            _element("object", text=custom["name"]),
+            _element("viewAllRecords", text=True),
+        )
         root.append(permissions)
     for permission in ("CreateAuditFields", "UpdateWithInactiveOwner"):
         root.append(_element("userPermissions", _element("enabled", text=True), _element("name", text=permission)))

@@ -124,10 +124,18 @@ class Pusher:
     """One push of ``dump`` into the org behind ``sf``, recorded in the Id map at ``idmap_path``."""
 
     def __init__(
-        self, sf: Any, dump: Dump, idmap_path: Path, *, target: Mapping[str, Any], audit: bool = True,
-        user_map: Mapping[str, str] | None = None, batch_size: int = BATCH_SIZE, progress: bool | None = None,
+        self,
+        sf: Any,
+        dump: Dump,
+        idmap_path: Path,
+        *,
+        target: Mapping[str, Any],
+        audit: bool = True,
+        user_map: Mapping[str, str] | None = None,
+        batch_size: int = BATCH_SIZE,
+        progress: bool | None = None,
         after_batch: Callable[[str, int], None] | None = None,
-    ) -> None:  # fmt: skip
+    ) -> None:
         self.sf, self.dump, self.idmap_path = sf, dump, Path(idmap_path)
         self.pending_path = self.idmap_path.with_name(self.idmap_path.name + ".pending")
         self.audit, self.batch_size, self.progress = audit, batch_size, progress
@@ -215,9 +223,10 @@ class Pusher:
     def _sent_fields(self, name: str) -> list[SourceField]:
         audit = {name.lower() for name in AUDIT_FIELDS} if self.audit else set()
         return [
-            f for f in self.objects[name].fields
+            f
+            for f in self.objects[name].fields
             if f.name.lower() not in NEVER_SENT and (f.createable or f.name.lower() in audit)
-        ]  # fmt: skip
+        ]
 
     def _query(self, soql: str) -> list[dict[str, Any]]:
         return [dict(record) for record in self.sf.query_all_iter(soql)]
@@ -345,9 +354,11 @@ class Pusher:
             records = [self.payload(name, row, deferred) for row in batch]
             write_json_atomic(self.pending_path, {"object": name, "source_ids": [row["Id"] for row in batch]})
             results = self.sf.restful(
-                "composite/sobjects", method="POST", json={"allOrNone": True, "records": records},
+                "composite/sobjects",
+                method="POST",
+                json={"allOrNone": True, "records": records},
                 headers=DUPLICATE_RULES,
-            )  # fmt: skip
+            )
             try:
                 _check_results(name, batch, results)
             except PushRefused:

@@ -82,7 +82,9 @@ def remap_file(source: Path, out: Path, remapper: Remapper) -> int:
     """Rewrite the task file ``source`` (read and checked by the one task-file loader) into ``out`` as
     JSON Lines (atomically); the number of tasks. A file the loader refuses is its TaskFileError (exit 3)."""
     task_file = read_task_file(source)
-    tasks = [remapper.value(instance.to_json(), f"{source} line {line} (idx {instance.idx})")
-             for line, instance in zip(task_file.lines, task_file.instances, strict=True)]  # fmt: skip
+    tasks = [
+        remapper.value(instance.to_json(), f"{source} line {line} (idx {instance.idx})")
+        for line, instance in zip(task_file.lines, task_file.instances, strict=True)
+    ]
     write_records_atomic(Path(out), tasks)
     return len(tasks)

@@ -67,10 +67,15 @@ class Dump:
         objects = {}
         for item in document["objects"]:
             fields = tuple(
-                SourceField(f["name"], f["type"], bool(f.get("createable")), tuple(f.get("referenceTo") or ()),
-                            bool(f.get("nillable", True)))
+                SourceField(
+                    f["name"],
+                    f["type"],
+                    bool(f.get("createable")),
+                    tuple(f.get("referenceTo") or ()),
+                    bool(f.get("nillable", True)),
+                )
                 for f in item["fields"]
-            )  # fmt: skip
+            )
             objects[item["name"]] = SourceObject(item["name"], item["keyPrefix"], fields)
         return objects
 

@@ -58,8 +58,15 @@ class FakeLLM:
     With ``answer_checks`` (the default) the harness's start-of-run endpoint check (probe.ENDPOINT_CHECK)
     is answered "OK" without asking the policy, and kept in ``checks`` rather than ``requests``."""
 
-    def __init__(self, policy: Policy, *, host: str = "127.0.0.1", port: int = 0, model: str | None = None,
-                 answer_checks: bool = True) -> None:  # fmt: skip
+    def __init__(
+        self,
+        policy: Policy,
+        *,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        model: str | None = None,
+        answer_checks: bool = True,
+    ) -> None:
         self.policy = policy
         self.model = model
         self.answer_checks = answer_checks
@@ -110,15 +117,21 @@ class FakeLLM:
         message: dict[str, Any] = {"role": "assistant", "content": reply.content}
         if reply.tool_calls:
             message["tool_calls"] = [
-                {"id": f"call_{serial}_{index}", "type": "function",
-                 "function": {"name": name, "arguments": args if isinstance(args, str) else json.dumps(args)}}
+                {
+                    "id": f"call_{serial}_{index}",
+                    "type": "function",
+                    "function": {"name": name, "arguments": args if isinstance(args, str) else json.dumps(args)},
+                }
                 for index, (name, args) in enumerate(reply.tool_calls)
-            ]  # fmt: skip
+            ]
         payload: dict[str, Any] = {
-            "id": f"chatcmpl-fake-{serial}", "object": "chat.completion", "model": self.model or body.get("model"),
-            "choices": [{"index": 0, "message": message,
-                         "finish_reason": "tool_calls" if reply.tool_calls else "stop"}],
-        }  # fmt: skip
+            "id": f"chatcmpl-fake-{serial}",
+            "object": "chat.completion",
+            "model": self.model or body.get("model"),
+            "choices": [
+                {"index": 0, "message": message, "finish_reason": "tool_calls" if reply.tool_calls else "stop"}
+            ],
+        }
         if reply.usage:
             payload["usage"] = dict(USAGE)
         return payload
@@ -222,10 +235,16 @@ def final_answer(body: dict[str, Any], answer: str, *, native_tools: bool = True
 
 
 def scripted_policy(
-    *, answer: str = "None", script: list[dict[str, Any]] | None = None, native_tools: bool = True,
-    fail_first: int = 0, fail_every: int = 0, fail_status: int = 500, stall_after: int | None = None,
+    *,
+    answer: str = "None",
+    script: list[dict[str, Any]] | None = None,
+    native_tools: bool = True,
+    fail_first: int = 0,
+    fail_every: int = 0,
+    fail_status: int = 500,
+    stall_after: int | None = None,
     delay: float = 0.0,
-) -> Policy:  # fmt: skip
+) -> Policy:
     """The command's policy: failures and stalls by the request's number, then the script's line for
     the conversation's turn (the last line beyond its end), else the final answer."""
     counter = {"requests": 0}
@@ -240,8 +259,11 @@ def scripted_policy(
         if number <= fail_first or (fail_every and number % fail_every == 0):
             return Failure(fail_status, message=f"fake-llm: failure on demand (request {number})")
         step = script[min(turns(body), len(script) - 1)] if script else None
-        reply = _scripted(step, body, answer, native_tools) if step is not None else final_answer(
-            body, answer, native_tools=native_tools)  # fmt: skip
+        reply = (
+            _scripted(step, body, answer, native_tools)
+            if step is not None
+            else final_answer(body, answer, native_tools=native_tools)
+        )
         if isinstance(reply, Reply):
             reply.delay = max(reply.delay, delay)
         return reply
@@ -276,8 +298,9 @@ def read_script(path: Path) -> list[dict[str, Any]]:
         if not isinstance(step, dict) or not set(step) <= known or not set(step) & known:
             raise ValueError(f"{path} line {number}: a step is an object with some of {', '.join(sorted(known))}")
         calls = step.get("tool_calls", [])
-        if not isinstance(calls, list) or not all(isinstance(c, dict) and isinstance(c.get("name"), str)
-                                                  for c in calls):  # fmt: skip
+        if not isinstance(calls, list) or not all(
+            isinstance(c, dict) and isinstance(c.get("name"), str) for c in calls
+        ):
             raise ValueError(f'{path} line {number}: tool_calls is a list of {{"name": …, "arguments": {{…}}}}')
         steps.append(step)
     if not steps:
@@ -307,8 +330,12 @@ def add(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--fail-first", type=positive_int, default=0, help="the first N requests fail")
     parser.add_argument("--fail-every", type=positive_int, default=0, help="every Nth request fails")
     parser.add_argument("--fail-status", type=int, default=500, help="the HTTP status of a failure (default 500)")
-    parser.add_argument("--stall-after", type=int, metavar="N",
-                        help="answer N requests, then accept each request and never answer (0: at once)")  # fmt: skip
+    parser.add_argument(
+        "--stall-after",
+        type=int,
+        metavar="N",
+        help="answer N requests, then accept each request and never answer (0: at once)",
+    )
     parser.add_argument("--delay", type=float, default=0.0, help="seconds before each answer")
     parser.set_defaults(handler=_command)
 
@@ -324,9 +351,16 @@ def _command(args: argparse.Namespace) -> int:
         script = read_script(args.script) if args.script else None
     except (OSError, ValueError) as error:
         raise BadFile(f"crmarena fake-llm: {error}") from None
-    policy = scripted_policy(answer=args.answer, script=script, native_tools=not args.no_tools,
-                             fail_first=args.fail_first, fail_every=args.fail_every, fail_status=args.fail_status,
-                             stall_after=args.stall_after, delay=args.delay)  # fmt: skip
+    policy = scripted_policy(
+        answer=args.answer,
+        script=script,
+        native_tools=not args.no_tools,
+        fail_first=args.fail_first,
+        fail_every=args.fail_every,
+        fail_status=args.fail_status,
+        stall_after=args.stall_after,
+        delay=args.delay,
+    )
     try:
         server = FakeLLM(policy, host=args.host, port=args.port, model=args.model, answer_checks=False)
     except OSError as error:

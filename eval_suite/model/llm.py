@@ -28,8 +28,9 @@ from ..errors import AgentError, InfraError
 from .cache import ResponseCache
 
 RETRYABLE_STATUSES = frozenset({408, 409, 429}) | frozenset(range(500, 600))
-_CONTEXT_OVERFLOW = re.compile(r"context[_ ]length|context window|maximum context|too many tokens|prompt is too long",
-                               re.IGNORECASE)  # fmt: skip
+_CONTEXT_OVERFLOW = re.compile(
+    r"context[_ ]length|context window|maximum context|too many tokens|prompt is too long", re.IGNORECASE
+)
 _DATE_SUFFIX = re.compile(r"-\d{4}-\d{2}-\d{2}$")
 
 
@@ -109,8 +110,11 @@ class PriceTable:
             table.update(tomllib.loads(Path(override).read_text(encoding="utf-8")))
         prices = {}
         for name, entry in table.items():
-            prices[name] = Price(float(entry["input"]), float(entry["output"]),
-                                 float(entry["cached_input"]) if "cached_input" in entry else None)  # fmt: skip
+            prices[name] = Price(
+                float(entry["input"]),
+                float(entry["output"]),
+                float(entry["cached_input"]) if "cached_input" in entry else None,
+            )
         return cls(prices)
 
     def find(self, *names: str | None) -> Price | None:
@@ -174,11 +178,18 @@ class LLM:
         self._limit = endpoint_limit(self.endpoint, config.max_concurrency)
 
     def request_body(
-        self, messages: list[dict[str, Any]], *, tools: list[dict[str, Any]] | None = None,
-        tool_choice: str | None = None, seed: int | None = None,
-    ) -> dict[str, Any]:  # fmt: skip
-        body: dict[str, Any] = {"model": self.config.model, "messages": messages,
-                                "temperature": self.config.temperature}  # fmt: skip
+        self,
+        messages: list[dict[str, Any]],
+        *,
+        tools: list[dict[str, Any]] | None = None,
+        tool_choice: str | None = None,
+        seed: int | None = None,
+    ) -> dict[str, Any]:
+        body: dict[str, Any] = {
+            "model": self.config.model,
+            "messages": messages,
+            "temperature": self.config.temperature,
+        }
         if self.config.max_tokens is not None:
             body["max_tokens"] = self.config.max_tokens
         if tools:
@@ -190,9 +201,14 @@ class LLM:
         return body
 
     def complete(
-        self, messages: list[dict[str, Any]], *, tools: list[dict[str, Any]] | None = None,
-        tool_choice: str | None = None, seed: int | None = None, scope: str = "",
-    ) -> Completion:  # fmt: skip
+        self,
+        messages: list[dict[str, Any]],
+        *,
+        tools: list[dict[str, Any]] | None = None,
+        tool_choice: str | None = None,
+        seed: int | None = None,
+        scope: str = "",
+    ) -> Completion:
         """One completion. ``scope`` keeps cache entries of different trials apart."""
         body = self.request_body(messages, tools=tools, tool_choice=tool_choice, seed=seed)
         if self.cache is not None:
@@ -247,8 +263,9 @@ class LLM:
         if status in (401, 403):
             raise InfraError(f"{self.endpoint} refused the credentials (HTTP {status}): {message}", fatal=True)
         if status == 404:
-            raise InfraError(f"{self.endpoint} does not serve model {self.config.model!r} (HTTP 404): {message}",
-                             fatal=True)  # fmt: skip
+            raise InfraError(
+                f"{self.endpoint} does not serve model {self.config.model!r} (HTTP 404): {message}", fatal=True
+            )
         raise InfraError(f"{self.endpoint} refused the request (HTTP {status}): {message}")
 
     def _backoff(self, attempt: int) -> float:
@@ -342,8 +359,11 @@ def _usage(value: Any) -> dict[str, int] | None:
     """prompt/completion/total tokens, plus cached prompt and reasoning tokens when reported."""
     if not isinstance(value, dict):
         return None
-    usage = {key: int(value[key]) for key in ("prompt_tokens", "completion_tokens", "total_tokens")
-             if isinstance(value.get(key), int | float)}  # fmt: skip
+    usage = {
+        key: int(value[key])
+        for key in ("prompt_tokens", "completion_tokens", "total_tokens")
+        if isinstance(value.get(key), int | float)
+    }
     prompt_details = value.get("prompt_tokens_details")
     if isinstance(prompt_details, dict) and isinstance(prompt_details.get("cached_tokens"), int):
         usage["cached_tokens"] = prompt_details["cached_tokens"]

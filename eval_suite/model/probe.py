@@ -67,8 +67,9 @@ def probe(llm: LLM) -> Capabilities:
     if found.native_tools:
         forced = ask("Say hello.", "required")
         found.tool_choice_required = bool(forced)
-        several = ask("What is the weather in Paris and in Rome? Call get_weather once for each city, both at once.",
-                      None)  # fmt: skip
+        several = ask(
+            "What is the weather in Paris and in Rome? Call get_weather once for each city, both at once.", None
+        )
         found.parallel_calls = several is not None and len(several) >= 2
     return found
 

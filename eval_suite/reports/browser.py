@@ -51,16 +51,28 @@ def write_browser(rows: Sequence[Row], out: Path, plots: Sequence[Path], org_url
         shutil.rmtree(data)
     (data / "traj").mkdir(parents=True)
     every = [(row_index, record) for row_index, row in enumerate(rows) for record in row.run.records]
-    every.sort(key=lambda item: (VERDICT_ORDER.get(item[1]["status"], 5), item[0], item[1]["task_id"],
-                                 item[1]["trial"]))  # fmt: skip
+    every.sort(
+        key=lambda item: (VERDICT_ORDER.get(item[1]["status"], 5), item[0], item[1]["task_id"], item[1]["trial"])
+    )
     attempts = [
-        [number, row_index, record["task_type"], record["task_id"], record["trial"], record["status"],
-         record.get("answer"), record.get("gt_answer")]
+        [
+            number,
+            row_index,
+            record["task_type"],
+            record["task_id"],
+            record["trial"],
+            record["status"],
+            record.get("answer"),
+            record.get("gt_answer"),
+        ]
         for number, (row_index, record) in enumerate(every)
-    ]  # fmt: skip
+    ]
     for chunk_number, start in enumerate(range(0, len(every), CHUNK)):
-        _write_chunk(data, chunk_number, {number: _detail(every[number][1])
-                                          for number in range(start, min(start + CHUNK, len(every)))})  # fmt: skip
+        _write_chunk(
+            data,
+            chunk_number,
+            {number: _detail(every[number][1]) for number in range(start, min(start + CHUNK, len(every)))},
+        )
     index = {
         "rows": [
             {"model": row.run.key.model or "–", "agent": row.run.key.agent, "label": row.run.label} for row in rows
@@ -79,8 +91,15 @@ def write_browser(rows: Sequence[Row], out: Path, plots: Sequence[Path], org_url
         # pass^k in a table of its own, so that the leaderboard is as wide for 8 trials as for 1.
         passes = [{"run": row.run.label, "values": pass_values(row, trials)} for row in group] if trials > 1 else []
         lines = [_values(row, trials, cell=_score_cell, passes_too=False) for row in group]
-        tables.append({"title": title, "columns": _columns(group, passes_too=False), "lines": lines, "trials": trials,
-                       "passes": passes})  # fmt: skip
+        tables.append(
+            {
+                "title": title,
+                "columns": _columns(group, passes_too=False),
+                "lines": lines,
+                "trials": trials,
+                "passes": passes,
+            }
+        )
     page = environment.get_template("index.html").render(
         generated=f"generated {dt.datetime.now(dt.UTC).isoformat(timespec='seconds')} from {len(attempts)} attempts",
         tables=tables,

@@ -62,8 +62,10 @@ def side_labels(a: Run, b: Run) -> tuple[str, str]:
 def caveats(a: Run, b: Run) -> list[str]:
     """What a reader of the diff must know: instance numbers of different task files name different instances."""
     if "tasks_sha256" in differences([a.config, b.config]) or "task_set" in differences([a.config, b.config]):
-        return [f"note: the runs used different task files ({CONFIGURATION['tasks_sha256']} or task set differ); "
-                "an instance number may not name the same instance on both sides"]  # fmt: skip
+        return [
+            f"note: the runs used different task files ({CONFIGURATION['tasks_sha256']} or task set differ); "
+            "an instance number may not name the same instance on both sides"
+        ]
     return []
 
 
@@ -82,5 +84,10 @@ def format_diff(a: Run, b: Run, result: dict[str, dict[str, list[int]]]) -> str:
 
 def diff_json(a: Run, b: Run, result: dict[str, Any]) -> dict[str, Any]:
     label_a, label_b = side_labels(a, b)
-    return {"a": label_a, "b": label_b, "differ": differences([a.config, b.config]),
-            "caveats": caveats(a, b), "tasks": result}  # fmt: skip
+    return {
+        "a": label_a,
+        "b": label_b,
+        "differ": differences([a.config, b.config]),
+        "caveats": caveats(a, b),
+        "tasks": result,
+    }

@@ -20,10 +20,16 @@ from ..scoring.metrics import macro_mean_with_ci, mean_with_ci, pass_k_curve
 
 # The nine tasks in the paper's order, with its abbreviations: every table and plot uses this order.
 TASK_ORDER = (
-    ("case_routing", "NCR"), ("handle_time", "HTU"), ("transfer_count", "TCU"),
-    ("named_entity_disambiguation", "NED"), ("policy_violation_identification", "PVI"), ("knowledge_qa", "KQA"),
-    ("top_issue_identification", "TII"), ("monthly_trend_analysis", "MTA"), ("best_region_identification", "BRI"),
-)  # fmt: skip
+    ("case_routing", "NCR"),
+    ("handle_time", "HTU"),
+    ("transfer_count", "TCU"),
+    ("named_entity_disambiguation", "NED"),
+    ("policy_violation_identification", "PVI"),
+    ("knowledge_qa", "KQA"),
+    ("top_issue_identification", "TII"),
+    ("monthly_trend_analysis", "MTA"),
+    ("best_region_identification", "BRI"),
+)
 ABBREVIATIONS = dict(TASK_ORDER)
 
 
@@ -66,8 +72,11 @@ def summarize(records: Sequence[dict[str, Any]], manifest: dict[str, Any], trial
         }
     done = [task for task in planned if tasks[task]["complete"]]
     complete = len(done) == len(planned)
-    overall = macro_mean_with_ci({task: values for task, values in instance_scores.items() if values}) \
-        if complete and any(instance_scores.values()) else None  # fmt: skip
+    overall = (
+        macro_mean_with_ci({task: values for task, values in instance_scores.items() if values})
+        if complete and any(instance_scores.values())
+        else None
+    )
     pass_k_overall: dict[int, float | None] = {}
     for k in range(1, trials + 1):
         values = [entry["pass_k"][k] for entry in tasks.values() if entry["pass_k"][k] is not None]
@@ -135,8 +144,10 @@ def format_row(summary: dict[str, Any]) -> str:
         lines.append(f"{'all':<6} {partial_mark(summary)}: Overall is given only when every task is complete")
     statuses = ", ".join(f"{count} {status}" for status, count in summary["statuses"].items() if count)
     cost = "unknown" if summary["cost"] is None else f"${summary['cost']:.4f}"
-    lines.append(f"attempts: {statuses or 'none'}; cost {cost}; tokens {summary['tokens']['prompt_tokens']} in, "
-                 f"{summary['tokens']['completion_tokens']} out")  # fmt: skip
+    lines.append(
+        f"attempts: {statuses or 'none'}; cost {cost}; tokens {summary['tokens']['prompt_tokens']} in, "
+        f"{summary['tokens']['completion_tokens']} out"
+    )
     if summary.get("target"):
         lines.append(f"target: the {summary['target']}")
     return "\n".join(lines)

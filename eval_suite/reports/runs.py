@@ -186,8 +186,10 @@ def _original_record(entry: Any, path: Path) -> dict[str, Any]:
         status = INFRA_ERROR
     else:
         status = PASSED if score >= (F1_PASS if isinstance(reward, dict) else 1.0) else FAILED
-    tokens = {key: sum(value for value in usage.get(key) or [] if value is not None) or None
-              for key in ("prompt_tokens", "completion_tokens")}  # fmt: skip
+    tokens = {
+        key: sum(value for value in usage.get(key) or [] if value is not None) or None
+        for key in ("prompt_tokens", "completion_tokens")
+    }
     return {
         "task_id": int(entry["task_id"]),
         "task_type": entry["task_type"],

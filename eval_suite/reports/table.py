@@ -90,8 +90,16 @@ def _percent(value: float | None) -> str:
 def _columns(rows: Sequence[Row], *, passes_too: bool = True) -> list[str]:
     trials = max_trials(rows)
     passes = [f"pass^{k}" for k in range(1, trials + 1)] if trials > 1 and passes_too else []
-    return ["run", "n", *(abbr for _, abbr in TASK_ORDER), "Overall", "errors", "cost/attempt", "tokens/attempt",
-            *passes]  # fmt: skip
+    return [
+        "run",
+        "n",
+        *(abbr for _, abbr in TASK_ORDER),
+        "Overall",
+        "errors",
+        "cost/attempt",
+        "tokens/attempt",
+        *passes,
+    ]
 
 
 def _values(
@@ -102,14 +110,15 @@ def _values(
     passes = pass_values(row, trials) if trials > 1 and passes_too else []
     overall = cell(row.summary["overall"]["score"]) if row.summary["complete"] else partial_mark(row.summary)
     return [
-        row.run.label, row.n,
+        row.run.label,
+        row.n,
         *(cell(tasks[task]["score"]) if task in tasks else cell(None) for task, _ in TASK_ORDER),
         overall,
         str(row.errors),
         "unknown" if cost is None else f"${cost:.4f}",
         f"{row.per_attempt(row.tokens) or 0:.0f}",
         *passes,
-    ]  # fmt: skip
+    ]
 
 
 def pass_values(row: Row, trials: int) -> list[str]:
@@ -117,9 +126,11 @@ def pass_values(row: Row, trials: int) -> list[str]:
     return [_percent(row.summary["overall"]["pass_k"].get(k)) for k in range(1, trials + 1)]
 
 
-NOTE = ("Scores in % with 95% bootstrap intervals (knowledge QA: mean token F1); n is instances × trials scored; "
-        "Overall only when every task is complete; errors are attempts that ended in an infrastructure or harness "
-        "error, not scored; pass^k over the trials of each instance.")  # fmt: skip
+NOTE = (
+    "Scores in % with 95% bootstrap intervals (knowledge QA: mean token F1); n is instances × trials scored; "
+    "Overall only when every task is complete; errors are attempts that ended in an infrastructure or harness "
+    "error, not scored; pass^k over the trials of each instance."
+)
 
 
 def to_markdown(rows: Sequence[Row]) -> str:
@@ -147,9 +158,18 @@ def to_csv(rows: Sequence[Row]) -> str:
     writer.writerow(header)
     for row in rows:
         key, tasks, summary = row.run.key, row.summary["tasks"], row.summary
-        values: list[Any] = [row.run.label, key.model, key.agent, key.aided, ",".join(key.tools),
-                             row.run.config.get("label") or "", row.task_set, summary["n"]["instances"],
-                             summary["n"]["trials"], summary["complete"]]  # fmt: skip
+        values: list[Any] = [
+            row.run.label,
+            key.model,
+            key.agent,
+            key.aided,
+            ",".join(key.tools),
+            row.run.config.get("label") or "",
+            row.task_set,
+            summary["n"]["instances"],
+            summary["n"]["trials"],
+            summary["complete"],
+        ]
         for task, _ in TASK_ORDER:
             values += _numbers(tasks[task]["score"] if task in tasks else None)
         values += _numbers(summary["overall"]["score"])
@@ -179,7 +199,8 @@ def to_terminal(rows: Sequence[Row]) -> str:
         table = [columns] + [_values(row, trials, cell=_bare) for row in group]
         widths = [max(len(line[index]) for line in table) for index in range(len(columns))]
         lines = [title] if len(grouped) > 1 else []
-        lines += ["  ".join(value.ljust(width) for value, width in zip(line, widths, strict=True)).rstrip()
-                  for line in table]  # fmt: skip
+        lines += [
+            "  ".join(value.ljust(width) for value, width in zip(line, widths, strict=True)).rstrip() for line in table
+        ]
         parts.append("\n".join(lines))
     return "\n\n".join(parts)

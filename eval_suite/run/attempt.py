@@ -44,9 +44,12 @@ class AttemptSettings:
 
 
 def run_attempt(
-    settings: AttemptSettings, instance: Instance, trial: int, connect: Callable[[Instance], Any],
+    settings: AttemptSettings,
+    instance: Instance,
+    trial: int,
+    connect: Callable[[Instance], Any],
     cancelled: Callable[[], bool],
-) -> dict[str, Any]:  # fmt: skip
+) -> dict[str, Any]:
     """The attempt's record; Cancelled propagates (a stopping run keeps no half attempt)."""
     started, clock = time.time(), time.perf_counter()
     episode: Episode | None = None
@@ -55,13 +58,20 @@ def run_attempt(
     try:
         sf = connect(instance)
         context = EpisodeContext(
-            instance, Toolbox(sf, settings.tools), settings.llm, max_turns=settings.max_turns, aided=settings.aided,
-            seed=derive_seed(settings.seed, instance.idx, trial), scope=f"{instance.idx}:{trial}", cancelled=cancelled,
-        )  # fmt: skip
+            instance,
+            Toolbox(sf, settings.tools),
+            settings.llm,
+            max_turns=settings.max_turns,
+            aided=settings.aided,
+            seed=derive_seed(settings.seed, instance.idx, trial),
+            scope=f"{instance.idx}:{trial}",
+            cancelled=cancelled,
+        )
         episode = settings.agent.run(context)
         if episode.answered:
-            result = score(instance.task, instance.reward_metric, instance.answer, episode.answer,
-                           f1_pass=settings.f1_pass)  # fmt: skip
+            result = score(
+                instance.task, instance.reward_metric, instance.answer, episode.answer, f1_pass=settings.f1_pass
+            )
             if settings.judge is not None and instance.reward_metric != "fuzzy_match":
                 judgement = judge(settings.judge, instance.task, instance.answer, episode.answer or "", context.scope)
             reward = judgement.reward if judgement is not None else result.reward
@@ -79,14 +89,23 @@ def run_attempt(
         episode = getattr(failure, "episode", episode)  # what the agent did before the bug, where it kept it
         result, reward, status = None, 0.0, HARNESS_ERROR
         error = {"type": type(failure).__name__, "message": str(failure), "traceback": traceback.format_exc()}
-    return _record(instance, trial, status, reward, result, judgement, episode, error, started,
-                   time.perf_counter() - clock)  # fmt: skip
+    return _record(
+        instance, trial, status, reward, result, judgement, episode, error, started, time.perf_counter() - clock
+    )
 
 
 def _record(
-    instance: Instance, trial: int, status: str, reward: float, result: Any, judgement: Any, episode: Episode | None,
-    error: dict[str, Any] | None, started: float, seconds: float,
-) -> dict[str, Any]:  # fmt: skip
+    instance: Instance,
+    trial: int,
+    status: str,
+    reward: float,
+    result: Any,
+    judgement: Any,
+    episode: Episode | None,
+    error: dict[str, Any] | None,
+    started: float,
+    seconds: float,
+) -> dict[str, Any]:
     if episode is None:  # the attempt failed before its episode began
         episode = Episode(messages=[], end_reason={"source": "api", "message": error["message"] if error else ""})
     calls = episode.calls

@@ -86,8 +86,9 @@ class RunConfig:
             raise ConfigError("--cache-mode replay needs --cache DIR")
         if self.tools is not None and self.agent not in TOOL_AGENTS:
             raise ConfigError(f"--tools selects tool categories of the fc, fc-sql and oracle agents, not {self.agent}")
-        out = self.out or Path("runs") / _slug("-".join(filter(None, (self.model, self.agent, self._sampling_name(),
-                                                                         self.label))))  # fmt: skip
+        out = self.out or Path("runs") / _slug(
+            "-".join(filter(None, (self.model, self.agent, self._sampling_name(), self.label)))
+        )
         return replace(self, out=Path(out), base_url=self.base_url or os.environ.get("OPENAI_BASE_URL") or None)
 
     def _sampling_name(self) -> str | None:

@@ -14,10 +14,25 @@ from typing import Any
 
 # Manifest fields that make two runs comparable: a resume must agree on every one.
 RESUME_IDENTITY = (
-    "model", "agent", "prompt_sha256", "tasks_sha256", "task_set", "tools", "tool_protocol", "parallel_calls",
-    "aided", "temperature", "max_tokens", "max_turns", "judge", "seed", "f1_pass", "target_kind", "org_sha256",
+    "model",
+    "agent",
+    "prompt_sha256",
+    "tasks_sha256",
+    "task_set",
+    "tools",
+    "tool_protocol",
+    "parallel_calls",
+    "aided",
+    "temperature",
+    "max_tokens",
+    "max_turns",
+    "judge",
+    "seed",
+    "f1_pass",
+    "target_kind",
+    "org_sha256",
     "sampling",
-)  # fmt: skip
+)
 
 # The configuration a report row stands for, each field with the words a label uses for it.
 CONFIGURATION = {
@@ -100,11 +115,12 @@ def show(value: Any) -> str:
 
 def differences(configurations: list[dict[str, Any]]) -> list[str]:
     """The configuration fields whose values are not the same in every one of ``configurations``."""
-    return [name for name in CONFIGURATION
-            if len({key_text(config.get(name)) for config in configurations}) > 1]  # fmt: skip
+    return [name for name in CONFIGURATION if len({key_text(config.get(name)) for config in configurations}) > 1]
 
 
 def describe(config: dict[str, Any], fields: list[str]) -> str:
     """``fields`` of ``config`` as label words: ``temperature 0.7 · sampling limit 10 · task set v2 (…)``."""
-    return " · ".join(task_set_title(config[name]) if name == "task_set" else f"{CONFIGURATION[name]} "
-                      f"{show(config.get(name))}" for name in fields)  # fmt: skip
+    return " · ".join(
+        task_set_title(config[name]) if name == "task_set" else f"{CONFIGURATION[name]} {show(config.get(name))}"
+        for name in fields
+    )

@@ -26,9 +26,15 @@ class Progress:
     ``tick`` is called every half second or so by the run's loop."""
 
     def __init__(
-        self, total: int, done: int, *, enabled: bool = True, stream: TextIO | None = None,
-        interactive: bool | None = None, clock: Callable[[], float] = time.monotonic,
-    ) -> None:  # fmt: skip
+        self,
+        total: int,
+        done: int,
+        *,
+        enabled: bool = True,
+        stream: TextIO | None = None,
+        interactive: bool | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.stream = stream or sys.stderr
         self.total, self.done, self.enabled = total, done, enabled
         self.interactive = _is_terminal(self.stream) if interactive is None else interactive
@@ -43,8 +49,9 @@ class Progress:
         self._last_retry_line = -RETRY_LINES
         self._bar = None
         if enabled and self.interactive:
-            self._bar = tqdm(total=total, initial=done, desc="eval", unit="attempt", file=self.stream,
-                             dynamic_ncols=True)  # fmt: skip
+            self._bar = tqdm(
+                total=total, initial=done, desc="eval", unit="attempt", file=self.stream, dynamic_ncols=True
+            )
 
     def retry(self, message: str) -> None:
         with self._lock:
@@ -96,8 +103,10 @@ class Progress:
     def _line(self) -> None:
         elapsed = self._clock() - self._started
         percent = 100 * self.done / self.total if self.total else 100.0
-        self._write(f"eval: {self.done}/{self.total} attempts ({percent:.0f}%) · {_tally(self._counts)} · "
-                    f"{_duration(elapsed)} elapsed")  # fmt: skip
+        self._write(
+            f"eval: {self.done}/{self.total} attempts ({percent:.0f}%) · {_tally(self._counts)} · "
+            f"{_duration(elapsed)} elapsed"
+        )
         self._last_line = self._clock()
         self._since_line = 0
 

@@ -38,8 +38,11 @@ def rescore(run_dir: Path, tasks_file: Path | None = None) -> dict[str, Any]:
         if record["status"] in (PASSED, FAILED):
             _rescore_one(record, gold.get(record["task_id"]), manifest.get("f1_pass", 0.5))
     write_records_atomic(records_path, records)
-    manifest["rescored"] = {"at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"), "scoring": "rule",
-                            "tasks_file": str(tasks_file) if tasks_file else None}  # fmt: skip
+    manifest["rescored"] = {
+        "at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+        "scoring": "rule",
+        "tasks_file": str(tasks_file) if tasks_file else None,
+    }
     write_json_atomic(manifest_path, manifest)
     summary = summarize(records, manifest, manifest.get("selection", {}).get("trials", 1))
     write_json_atomic(run_dir / SUMMARY_FILE, summary)

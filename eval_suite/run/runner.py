@@ -62,7 +62,7 @@ from .records import (
     read_json,
     read_records,
     write_json_atomic,
-)  # fmt: skip
+)
 from .selection import plan, sample, select
 from .target import TargetSettings, open_target
 
@@ -134,8 +134,9 @@ def run(
             _check_resume(previous, manifest)
             write_json_atomic(out / MANIFEST_FILE, manifest)
             judge = _llm(config, config.judge, cache, prices, temperature=0.0) if config.judge else None
-            settings = AttemptSettings(agent, chosen_tools, llm, judge, config.max_turns, config.aided, config.seed,
-                                       config.f1_pass)  # fmt: skip
+            settings = AttemptSettings(
+                agent, chosen_tools, llm, judge, config.max_turns, config.aided, config.seed, config.f1_pass
+            )
             stopped = _work(config, settings, instances, target, out)
     finally:
         if cache is not None:
@@ -152,16 +153,19 @@ def describe_selection(task_file: TaskFile, config: RunConfig, count: int) -> st
     else:
         rule = "every instance"
     trials = f"{config.trials} trial{'s' if config.trials != 1 else ''}"
-    return (f"{count:,} instances × {trials} = {count * config.trials:,} attempts: {rule} of {task_file.path} "
-            f"(task set v{task_file.version})")  # fmt: skip
+    return (
+        f"{count:,} instances × {trials} = {count * config.trials:,} attempts: {rule} of {task_file.path} "
+        f"(task set v{task_file.version})"
+    )
 
 
 def select_instances(task_file: TaskFile, config: RunConfig) -> list[Instance]:
     if config.tasks:
         unknown = sorted(set(config.tasks) - set(task_file.task_names))
         if unknown:
-            raise ConfigError(f"no task named {', '.join(unknown)} in {task_file.path} "
-                              f"(its tasks: {', '.join(task_file.task_names)})")  # fmt: skip
+            raise ConfigError(
+                f"no task named {', '.join(unknown)} in {task_file.path} (its tasks: {', '.join(task_file.task_names)})"
+            )
     tasks = list(config.tasks) if config.tasks else None
     if config.sample is not None:
         instances = sample(task_file, tasks, config.sample, config.sample_seed)
@@ -172,15 +176,24 @@ def select_instances(task_file: TaskFile, config: RunConfig) -> list[Instance]:
     return instances
 
 
-def _llm(config: RunConfig, model: str | None, cache: ResponseCache | None, prices: PriceTable,
-         temperature: float | None = None) -> LLM:  # fmt: skip
+def _llm(
+    config: RunConfig,
+    model: str | None,
+    cache: ResponseCache | None,
+    prices: PriceTable,
+    temperature: float | None = None,
+) -> LLM:
     endpoint = EndpointConfig(
-        model=model or "", base_url=config.base_url,
+        model=model or "",
+        base_url=config.base_url,
         temperature=config.temperature if temperature is None else temperature,
-        max_tokens=config.max_tokens, timeout=config.timeout, retries=config.retries, retry_base=config.retry_base,
+        max_tokens=config.max_tokens,
+        timeout=config.timeout,
+        retries=config.retries,
+        retry_base=config.retry_base,
         max_concurrency=config.max_concurrent_requests or config.workers,
         api_key=os.environ.get("OPENAI_API_KEY"),
-    )  # fmt: skip
+    )
     return LLM(endpoint, cache=cache, prices=prices)
 
 
@@ -198,8 +211,9 @@ def make_agent(config: RunConfig, protocol: str | None, instances: list[Instance
     if config.agent == "react":
         return ReAct()
     if config.agent in ("fc", "fc-sql"):
-        return FunctionCalling(sql=config.agent == "fc-sql", protocol=protocol or "native",
-                               parallel=config.parallel_calls)  # fmt: skip
+        return FunctionCalling(
+            sql=config.agent == "fc-sql", protocol=protocol or "native", parallel=config.parallel_calls
+        )
     if config.agent == "null":
         return NullAgent()
     if config.agent == "majority":
@@ -222,9 +236,14 @@ def prompt_fingerprint(agent: str, tools: Sequence[Any]) -> str:
 
 
 def _manifest(
-    config: RunConfig, task_file: TaskFile, tools: Sequence[Any], protocol: str | None,
-    capabilities: Capabilities | None, target: dict[str, Any], previous: dict[str, Any] | None,
-) -> dict[str, Any]:  # fmt: skip
+    config: RunConfig,
+    task_file: TaskFile,
+    tools: Sequence[Any],
+    protocol: str | None,
+    capabilities: Capabilities | None,
+    target: dict[str, Any],
+    previous: dict[str, Any] | None,
+) -> dict[str, Any]:
     now = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
     return {
         "model": config.model,
@@ -280,8 +299,9 @@ def _check_resume(previous: dict[str, Any] | None, manifest: dict[str, Any]) -> 
     differ = [name for name in RESUME_IDENTITY if name in previous and previous.get(name) != manifest.get(name)]
     if differ:
         details = "; ".join(f"{name}: {previous.get(name)!r} then, {manifest.get(name)!r} now" for name in differ)
-        raise RunRefused(f"this directory holds another run ({details}); resume it with the same settings or use "
-                         "another --out")  # fmt: skip
+        raise RunRefused(
+            f"this directory holds another run ({details}); resume it with the same settings or use another --out"
+        )
 
 
 def _git() -> dict[str, Any] | None:
@@ -306,14 +326,24 @@ def _work(
     log = RecordLog(out / RECORDS_FILE)
     history = read_records(log.path)
     done = {unit for unit, record in latest(history).items() if record["status"] in SCORED}
-    units = [(instance, trial) for trial in range(config.trials) for instance in instances
-             if (instance.idx, trial) not in done]  # fmt: skip
+    units = [
+        (instance, trial)
+        for trial in range(config.trials)
+        for instance in instances
+        if (instance.idx, trial) not in done
+    ]
     stop = threading.Event()
     stopped: list[str] = []
     sessions = threading.local()
     spent = [record.get("cost") for record in history]  # every attempt ever paid for, superseded ones too
-    counts = {"passed": 0, "scored": 0, "infra": 0, "harness": 0,
-              "cost": sum(cost for cost in spent if cost is not None), "unpriced": 0}  # fmt: skip
+    counts = {
+        "passed": 0,
+        "scored": 0,
+        "infra": 0,
+        "harness": 0,
+        "cost": sum(cost for cost in spent if cost is not None),
+        "unpriced": 0,
+    }
 
     def connect(instance: Instance) -> Any:
         if getattr(sessions, "sf", None) is None:
@@ -382,8 +412,9 @@ def _take(queue: Any, count: int) -> list[tuple[Instance, int]]:
     return taken
 
 
-def _tally(record: dict[str, Any], counts: dict[str, Any], max_infra_errors: int,
-           max_cost: float | None = None) -> str | None:  # fmt: skip
+def _tally(
+    record: dict[str, Any], counts: dict[str, Any], max_infra_errors: int, max_cost: float | None = None
+) -> str | None:
     """Count a finished attempt; a reason to stop the run, if there now is one."""
     status = record["status"]
     if record.get("cost") is not None:

@@ -121,8 +121,17 @@ Connector = Callable[[int], Salesforce]
 class Target:
     """A connected org: new sessions on demand, the per-session clock where there is one."""
 
-    def __init__(self, kind: str, url: str, connector: Connector, *, clock: bool, org_sha256: str | None,
-                 timeout: float = DEFAULT_ORG_TIMEOUT, name: str | None = None) -> None:  # fmt: skip
+    def __init__(
+        self,
+        kind: str,
+        url: str,
+        connector: Connector,
+        *,
+        clock: bool,
+        org_sha256: str | None,
+        timeout: float = DEFAULT_ORG_TIMEOUT,
+        name: str | None = None,
+    ) -> None:
         self.kind, self.url, self._connect = kind, url, connector
         self.has_clock = clock
         self.org_sha256 = org_sha256
@@ -159,15 +168,22 @@ class Target:
         return sf
 
     def describe(self) -> dict[str, Any]:
-        return {"kind": self.kind, "name": self.name, "url": self.url, "api_version": API_VERSION,
-                "per_session_clock": self.has_clock, "org_sha256": self.org_sha256,
-                "timeout": self.timeout}  # fmt: skip
+        return {
+            "kind": self.kind,
+            "name": self.name,
+            "url": self.url,
+            "api_version": API_VERSION,
+            "per_session_clock": self.has_clock,
+            "org_sha256": self.org_sha256,
+            "timeout": self.timeout,
+        }
 
 
 def _infra(error: BaseException, timeout: float) -> InfraError:
     if isinstance(error, requests.Timeout):
-        return InfraError(f"the org did not answer within {timeout:g} s (--org-timeout or CRMARENA_ORG_TIMEOUT)",
-                          source="org")  # fmt: skip
+        return InfraError(
+            f"the org did not answer within {timeout:g} s (--org-timeout or CRMARENA_ORG_TIMEOUT)", source="org"
+        )
     return org_failure(error) or InfraError(f"{type(error).__name__}: {error}", source="org")
 
 
@@ -195,12 +211,26 @@ def _private_mock(db: Path | None, timeout: float) -> Iterator[Target]:
     with serve_org(source, read_only=True) as running:
 
         def connector(retries: int) -> Salesforce:
-            return connect(running.url, username=running.username, password=running.password,
-                           security_token=running.security_token, ca_bundle=running.ca_bundle, version=API_VERSION,
-                           timeout=timeout, retries=retries)  # fmt: skip
+            return connect(
+                running.url,
+                username=running.username,
+                password=running.password,
+                security_token=running.security_token,
+                ca_bundle=running.ca_bundle,
+                version=API_VERSION,
+                timeout=timeout,
+                retries=retries,
+            )
 
-        yield Target("mock", running.url, connector, clock=True, org_sha256=digest, timeout=timeout,
-                     name=f"mock org (a private read-only copy of {source})")  # fmt: skip
+        yield Target(
+            "mock",
+            running.url,
+            connector,
+            clock=True,
+            org_sha256=digest,
+            timeout=timeout,
+            name=f"mock org (a private read-only copy of {source})",
+        )
 
 
 def _running_mock(url: str, env: Mapping[str, str], timeout: float) -> Target:
@@ -212,8 +242,15 @@ def _running_mock(url: str, env: Mapping[str, str], timeout: float) -> Target:
     def connector(retries: int) -> Salesforce:
         return connect(url, ca_bundle=bundle, version=API_VERSION, timeout=timeout, retries=retries)
 
-    return Target("mock", url, connector, clock=True, org_sha256=None, timeout=timeout,
-                  name=f"mock org at {url} (CRMARENA_MOCK_URL)")  # fmt: skip
+    return Target(
+        "mock",
+        url,
+        connector,
+        clock=True,
+        org_sha256=None,
+        timeout=timeout,
+        name=f"mock org at {url} (CRMARENA_MOCK_URL)",
+    )
 
 
 def _salesforce(env: Mapping[str, str], timeout: float) -> Target:
@@ -224,11 +261,22 @@ def _salesforce(env: Mapping[str, str], timeout: float) -> Target:
     if instance_url and session_id:
 
         def connector(retries: int) -> Salesforce:
-            return Salesforce(instance_url=instance_url, session_id=session_id, version=API_VERSION,
-                              session=TimeoutSession(timeout, retries))  # fmt: skip
+            return Salesforce(
+                instance_url=instance_url,
+                session_id=session_id,
+                version=API_VERSION,
+                session=TimeoutSession(timeout, retries),
+            )
 
-        return Target("salesforce", instance_url, connector, clock=False, org_sha256=None, timeout=timeout,
-                      name=f"real Salesforce org at {instance_url} (CRMARENA_TARGET=salesforce)")  # fmt: skip
+        return Target(
+            "salesforce",
+            instance_url,
+            connector,
+            clock=False,
+            org_sha256=None,
+            timeout=timeout,
+            name=f"real Salesforce org at {instance_url} (CRMARENA_TARGET=salesforce)",
+        )
     if not username or env.get("SALESFORCE_PASSWORD") is None:
         raise TargetUnavailable(
             "CRMARENA_TARGET=salesforce needs SALESFORCE_USERNAME, SALESFORCE_PASSWORD and SALESFORCE_SECURITY_TOKEN "
@@ -237,10 +285,22 @@ def _salesforce(env: Mapping[str, str], timeout: float) -> Target:
     domain = env.get("SALESFORCE_DOMAIN") or "login"
 
     def login(retries: int) -> Salesforce:
-        return Salesforce(username=username, password=env["SALESFORCE_PASSWORD"],
-                          security_token=env.get("SALESFORCE_SECURITY_TOKEN", ""), domain=domain,
-                          version=API_VERSION, session=TimeoutSession(timeout, retries))  # fmt: skip
+        return Salesforce(
+            username=username,
+            password=env["SALESFORCE_PASSWORD"],
+            security_token=env.get("SALESFORCE_SECURITY_TOKEN", ""),
+            domain=domain,
+            version=API_VERSION,
+            session=TimeoutSession(timeout, retries),
+        )
 
     url = f"https://{domain}.salesforce.com"
-    return Target("salesforce", url, login, clock=False, org_sha256=None, timeout=timeout,
-                  name=f"real Salesforce org at {url} as {username} (CRMARENA_TARGET=salesforce)")  # fmt: skip
+    return Target(
+        "salesforce",
+        url,
+        login,
+        clock=False,
+        org_sha256=None,
+        timeout=timeout,
+        name=f"real Salesforce org at {url} as {username} (CRMARENA_TARGET=salesforce)",
+    )

@@ -15,8 +15,12 @@ from .. import prompts
 from ..model.llm import LLM
 from .answers import answer_kind
 
-_KINDS = {"id": "one or more Salesforce record Ids", "month": "an English month name",
-          "state": "a two-letter US state code", "text": "a short phrase"}  # fmt: skip
+_KINDS = {
+    "id": "one or more Salesforce record Ids",
+    "month": "an English month name",
+    "state": "a two-letter US state code",
+    "text": "a short phrase",
+}
 _JSON_OBJECT = re.compile(r"\{.*\}", re.DOTALL)
 
 

@@ -34,8 +34,10 @@ def agent_tools(
         known = {tool.category for tool in tools}
         unknown = sorted(set(categories) - known)
         if unknown:
-            raise ConfigError(f"unknown tool categor{'y' if len(unknown) == 1 else 'ies'} {', '.join(unknown)} "
-                              f"(the {agent} agent's: {', '.join(sorted(known))})")  # fmt: skip
+            raise ConfigError(
+                f"unknown tool categor{'y' if len(unknown) == 1 else 'ies'} {', '.join(unknown)} "
+                f"(the {agent} agent's: {', '.join(sorted(known))})"
+            )
         tools = [tool for tool in tools if tool.category in categories]
     return tuple(tools)
 

@@ -24,10 +24,18 @@ from .registry import RESPOND_SCHEMA, Tool
 RESPOND = "respond"
 RESPOND_TOOL = {"type": "function", "function": RESPOND_SCHEMA}
 # Errors with which the org itself is unusable, whatever the agent asked (Salesforce error codes).
-ORG_DOWN_CODES = frozenset({
-    "REQUEST_LIMIT_EXCEEDED", "API_DISABLED_FOR_ORG", "API_CURRENTLY_DISABLED", "INVALID_SESSION_ID",
-    "INVALID_OPERATION_WITH_EXPIRED_PASSWORD", "SERVER_UNAVAILABLE", "UNKNOWN_EXCEPTION", "QUERY_TIMEOUT",
-})  # fmt: skip
+ORG_DOWN_CODES = frozenset(
+    {
+        "REQUEST_LIMIT_EXCEEDED",
+        "API_DISABLED_FOR_ORG",
+        "API_CURRENTLY_DISABLED",
+        "INVALID_SESSION_ID",
+        "INVALID_OPERATION_WITH_EXPIRED_PASSWORD",
+        "SERVER_UNAVAILABLE",
+        "UNKNOWN_EXCEPTION",
+        "QUERY_TIMEOUT",
+    }
+)
 _FENCE = re.compile(r"^```[A-Za-z]*\s*|\s*```$")
 
 

@@ -56,15 +56,22 @@ class QueryEngine:
     """
 
     def __init__(
-        self, storage: Storage, schema: Schema, clock: OrgClock, plan_cache: int = 512,
+        self,
+        storage: Storage,
+        schema: Schema,
+        clock: OrgClock,
+        plan_cache: int = 512,
         timeout: float | None = deadline.DEFAULT_SECONDS,
-    ) -> None:  # fmt: skip
+    ) -> None:
         self.storage = storage
         self.timeout = timeout  # seconds a query may run (None: no limit)
         self.schema = schema
         self.clock = clock
-        self.cursors = CursorStore(replan=lambda source, user_id: self.plan(
-            source.text, include_deleted=source.include_deleted, user_id=user_id, clock=source.clock))  # fmt: skip
+        self.cursors = CursorStore(
+            replan=lambda source, user_id: self.plan(
+                source.text, include_deleted=source.include_deleted, user_id=user_id, clock=source.clock
+            )
+        )
         self.plan_cache = plan_cache
         self._plans: OrderedDict[tuple, QueryPlan] = OrderedDict()
         self._shapes: OrderedDict[tuple, tuple[QueryPlan, tuple[Rebind, ...]]] = OrderedDict()
@@ -74,8 +81,14 @@ class QueryEngine:
         self, text: str, *, include_deleted: bool = False, user_id: str | None = None, clock: OrgClock | None = None
     ) -> QueryPlan:
         clock = clock or self.clock
-        reading = (include_deleted, user_id, clock.today(), clock.timezone, clock.week_start,
-                   clock.fiscal_year_start_month)  # fmt: skip
+        reading = (
+            include_deleted,
+            user_id,
+            clock.today(),
+            clock.timezone,
+            clock.week_start,
+            clock.fiscal_year_start_month,
+        )
         key = (text, *reading)
         cached = self._cached(self._plans, key)
         if cached is not None:
@@ -126,9 +139,14 @@ class QueryEngine:
         except QuerySyntaxError as error:
             raise syntax_error(text, error) from None
         context = QueryContext(
-            self.schema, self.storage.tables, clock, text, include_deleted=include_deleted, user_id=user_id,
+            self.schema,
+            self.storage.tables,
+            clock,
+            text,
+            include_deleted=include_deleted,
+            user_id=user_id,
             binds=binds,
-        )  # fmt: skip
+        )
         return compile_query(context, tree)
 
     def query(

@@ -66,9 +66,12 @@ Replan = Callable[[PlanSource, "str | None"], QueryPlan]
 
 class CursorStore:
     def __init__(
-        self, idle_seconds: float = IDLE_SECONDS, per_user: int = MAX_PER_USER, capacity: int = MAX_CURSORS,
+        self,
+        idle_seconds: float = IDLE_SECONDS,
+        per_user: int = MAX_PER_USER,
+        capacity: int = MAX_CURSORS,
         replan: Replan | None = None,
-    ) -> None:  # fmt: skip
+    ) -> None:
         self.idle_seconds = idle_seconds
         self.per_user = per_user
         self.capacity = capacity

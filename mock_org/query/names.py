@@ -18,9 +18,24 @@ MAX_PATH_DEPTH = 5
 # A polymorphic lookup (Case.Owner: User or Group) reaches only the fields of Salesforce's "Name"
 # object unless TYPEOF is used (SOQL reference, "Understanding Relationship Fields and Polymorphic Fields").
 NAME_OBJECT_FIELDS = (
-    "Id", "Name", "Type", "Alias", "Email", "FirstName", "LastName", "IsActive", "Title", "Username", "Phone",
-    "ProfileId", "UserRoleId", "RecordTypeId", "CommunityNickname", "LastReferencedDate", "LastViewedDate",
-)  # fmt: skip
+    "Id",
+    "Name",
+    "Type",
+    "Alias",
+    "Email",
+    "FirstName",
+    "LastName",
+    "IsActive",
+    "Title",
+    "Username",
+    "Phone",
+    "ProfileId",
+    "UserRoleId",
+    "RecordTypeId",
+    "CommunityNickname",
+    "LastReferencedDate",
+    "LastViewedDate",
+)
 _NAME_OBJECT = {name.lower(): name for name in NAME_OBJECT_FIELDS}
 
 

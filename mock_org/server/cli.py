@@ -51,28 +51,52 @@ def add(subparsers: argparse._SubParsersAction, default_org: Callable[[], Path])
         "interfaces. Without --db it serves the default org's working copy, which keeps its changes "
         "(crmarena org reset restores it); --copy serves a throw-away copy instead.",
     )
-    parser.add_argument("--host", default=os.environ.get("CRMARENA_HOST") or "127.0.0.1",
-                        help="address to listen on (default $CRMARENA_HOST or 127.0.0.1)")  # fmt: skip
-    parser.add_argument("--port", type=port_number, default=os.environ.get("CRMARENA_PORT") or "8443",
-                        help="HTTPS port (default $CRMARENA_PORT or 8443; 0 picks a free one)")  # fmt: skip
-    parser.add_argument("--http-port", type=port_number, default=os.environ.get("CRMARENA_HTTP_PORT") or None,
-                        help="also serve plain HTTP on this port (default $CRMARENA_HTTP_PORT)")  # fmt: skip
-    parser.add_argument("--tls-name", action="append", default=[], metavar="NAME",
-                        help="another host name or IP address for the server certificate (repeatable; "
-                             "also $CRMARENA_TLS_NAMES, comma-separated)")  # fmt: skip
+    parser.add_argument(
+        "--host",
+        default=os.environ.get("CRMARENA_HOST") or "127.0.0.1",
+        help="address to listen on (default $CRMARENA_HOST or 127.0.0.1)",
+    )
+    parser.add_argument(
+        "--port",
+        type=port_number,
+        default=os.environ.get("CRMARENA_PORT") or "8443",
+        help="HTTPS port (default $CRMARENA_PORT or 8443; 0 picks a free one)",
+    )
+    parser.add_argument(
+        "--http-port",
+        type=port_number,
+        default=os.environ.get("CRMARENA_HTTP_PORT") or None,
+        help="also serve plain HTTP on this port (default $CRMARENA_HTTP_PORT)",
+    )
+    parser.add_argument(
+        "--tls-name",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="another host name or IP address for the server certificate (repeatable; "
+        "also $CRMARENA_TLS_NAMES, comma-separated)",
+    )
     parser.add_argument("--db", type=Path, help="serve this org database (prepared in place) instead of the default")
     parser.add_argument(
         "--today", type=iso_date, help="fix the org's date (YYYY-MM-DD; default: it starts at its reference date)"
     )
     parser.add_argument("--read-only", action="store_true", help="refuse every write with a Salesforce error")
     parser.add_argument("--copy", action="store_true", help="serve a throw-away copy, deleted on exit")
-    parser.add_argument("--empty", action="store_true", help="serve a throw-away fresh org: the schema, the "
-                        "standard records and the users only (the target of crmarena org push)")  # fmt: skip
+    parser.add_argument(
+        "--empty",
+        action="store_true",
+        help="serve a throw-away fresh org: the schema, the "
+        "standard records and the users only (the target of crmarena org push)",
+    )
     parser.add_argument("--reset", action="store_true", help="remake the default org's working copy first")
     parser.add_argument("--threads", type=positive_int, help="requests that run the app at once (default 16)")
-    parser.add_argument("--workers", type=positive_int, default=os.environ.get("CRMARENA_WORKERS") or "1",
-                        help="processes behind the one port, sharing sessions, cursors and jobs "
-                             "(default $CRMARENA_WORKERS or 1; one per core uses every core)")  # fmt: skip
+    parser.add_argument(
+        "--workers",
+        type=positive_int,
+        default=os.environ.get("CRMARENA_WORKERS") or "1",
+        help="processes behind the one port, sharing sessions, cursors and jobs "
+        "(default $CRMARENA_WORKERS or 1; one per core uses every core)",
+    )
     parser.add_argument(
         "--query-timeout",
         type=float,
@@ -80,8 +104,9 @@ def add(subparsers: argparse._SubParsersAction, default_org: Callable[[], Path])
         help="how long a query may run before QUERY_TIMEOUT (default $CRMARENA_QUERY_TIMEOUT or 30)",
     )
     parser.add_argument("--tls-dir", type=Path, help="where the CA and certificates live (default: the cache)")
-    parser.add_argument("--prepare-only", action="store_true",
-                        help="ready the org copy, then exit (the Docker build; no TLS files)")  # fmt: skip
+    parser.add_argument(
+        "--prepare-only", action="store_true", help="ready the org copy, then exit (the Docker build; no TLS files)"
+    )
     parser.add_argument(
         "--check", action="store_true", help="exit 0 if a server answers on --host/--port (writes nothing)"
     )
@@ -187,8 +212,9 @@ def _serve(args: argparse.Namespace, path: Path, files: tls.TlsFiles, as_of: dt.
         return _serve_workers(args, path, files, clock, timeout, pod)
     org = Org(path, clock=clock, read_only=args.read_only, query_timeout=timeout, pod=pod)
     app = create_app(org, Settings.from_env(limits=limits.from_args(args)))
-    server = Server(app, host=args.host, port=args.port, http_port=args.http_port, tls_files=files,
-                    threads=args.threads or THREADS).start()  # fmt: skip
+    server = Server(
+        app, host=args.host, port=args.port, http_port=args.http_port, tls_files=files, threads=args.threads or THREADS
+    ).start()
     print(_instructions(banner_credentials(app), server, path, args.read_only, clock.today()), flush=True)
     _stopped_by_signal().wait()
     server.stop()
@@ -209,21 +235,39 @@ def _serve_workers(
     from . import workers
     from .serve import THREADS
 
-    plan = dict(db=str(path), read_only=args.read_only, query_timeout=timeout, threads=args.threads or THREADS,
-                tls_dir=str(files.directory), clock=workers.WorkerPlan.clock_fields(clock), pod=pod,
-                limits=limits.as_fields(limits.from_args(args)))  # fmt: skip
+    plan = dict(
+        db=str(path),
+        read_only=args.read_only,
+        query_timeout=timeout,
+        threads=args.threads or THREADS,
+        tls_dir=str(files.directory),
+        clock=workers.WorkerPlan.clock_fields(clock),
+        pod=pod,
+        limits=limits.as_fields(limits.from_args(args)),
+    )
 
     def banner(credentials: tuple[str, str, str, str], listening: workers.Listening) -> None:
         print(_instructions(credentials, listening, path, args.read_only, clock.today(), args.workers), flush=True)
 
-    return workers.serve(host=args.host, port=args.port, http_port=args.http_port, workers=args.workers,
-                         plan_fields=plan, banner=banner, stop=_stopped_by_signal())  # fmt: skip
+    return workers.serve(
+        host=args.host,
+        port=args.port,
+        http_port=args.http_port,
+        workers=args.workers,
+        plan_fields=plan,
+        banner=banner,
+        stop=_stopped_by_signal(),
+    )
 
 
 def _instructions(
-    credentials: tuple[str, str, str, str], server: Server | workers.Listening, path: Path, read_only: bool,
-    today: dt.date, processes: int = 1,
-) -> str:  # fmt: skip
+    credentials: tuple[str, str, str, str],
+    server: Server | workers.Listening,
+    path: Path,
+    read_only: bool,
+    today: dt.date,
+    processes: int = 1,
+) -> str:
     from ..auth import DEFAULT_CLIENT_ID
 
     username, password, token, app_secret = credentials

@@ -97,10 +97,10 @@ class Limit:
 LIMITS: tuple[Limit, ...] = (
     Limit("max_connections", "--max-connections", "open connections in all"),
     Limit("max_connections_per_client", "--max-connections-per-client", "open connections from one address"),
-    Limit("authenticated_reserve", "--authenticated-reserve",
-          "connections kept for requests that carry a session"),
-    Limit("shed_after_seconds", "--shed-after",
-          "seconds a connection must have waited before it is shed for a newcomer"),
+    Limit("authenticated_reserve", "--authenticated-reserve", "connections kept for requests that carry a session"),
+    Limit(
+        "shed_after_seconds", "--shed-after", "seconds a connection must have waited before it is shed for a newcomer"
+    ),
     Limit("handshake_seconds", "--handshake-timeout", "seconds a TLS handshake may take"),
     Limit("idle_seconds", "--idle-timeout", "seconds a connection may wait for the first byte of a request"),
     Limit("head_seconds", "--head-timeout", "seconds a request line and headers may take"),
@@ -112,8 +112,11 @@ LIMITS: tuple[Limit, ...] = (
     Limit("max_head_bytes", "--max-head-bytes", "bytes of request line and headers (431; a longer URI: 414)"),
     Limit("max_header_fields", "--max-header-fields", "header (and trailer) lines of one request (431)"),
     Limit("max_body_bytes", "--max-body-bytes", "bytes of a request body with a session (413)"),
-    Limit("unauthenticated_body_bytes", "--unauthenticated-body-bytes",
-          "bytes of a request body without a session, logins included (413)"),
+    Limit(
+        "unauthenticated_body_bytes",
+        "--unauthenticated-body-bytes",
+        "bytes of a request body without a session, logins included (413)",
+    ),
     Limit("body_memory_bytes", "--body-memory-bytes", "bytes of one body kept in memory; longer ones go to disk"),
     Limit("bodies_in_memory_bytes", "--bodies-in-memory-bytes", "bytes of all bodies kept in memory at once"),
     Limit("bulk_retention_seconds", "--bulk-retention", "seconds a finished Bulk API job is kept"),
@@ -121,14 +124,18 @@ LIMITS: tuple[Limit, ...] = (
     Limit("bulk_storage_per_user", "--bulk-storage-per-user", "bytes of Bulk API job data a user keeps"),
     Limit("bulk1_batch_bytes", "--bulk1-batch-bytes", "bytes of one Bulk API 1.0 batch"),
     Limit("bulk1_batch_records", "--bulk1-batch-records", "records of one Bulk API 1.0 batch"),
-    Limit("lockout_attempts", "--lockout-attempts", "failed logins in a row that lock a user out (0: never)",
-          "CRMARENA_LOCKOUT_ATTEMPTS"),
+    Limit(
+        "lockout_attempts",
+        "--lockout-attempts",
+        "failed logins in a row that lock a user out (0: never)",
+        "CRMARENA_LOCKOUT_ATTEMPTS",
+    ),
     Limit("lockout_seconds", "--lockout-seconds", "seconds a lockout lasts", "CRMARENA_LOCKOUT_SECONDS"),
     Limit("session_seconds", "--session-timeout", "idle seconds before a session expires", "CRMARENA_SESSION_SECONDS"),
     Limit("daily_api_requests", "--daily-api-requests", "API requests a day", "CRMARENA_DAILY_API_REQUESTS"),
     Limit("cursors_per_user", "--cursors-per-user", "open query cursors a user has"),
     Limit("cursor_idle_seconds", "--cursor-idle-timeout", "idle seconds before a query cursor expires"),
-)  # fmt: skip
+)
 
 
 def _parser_of(kind: type) -> Any:
@@ -151,8 +158,14 @@ def add_flags(parser: argparse.ArgumentParser) -> None:
     for limit in LIMITS:
         kind = int if types[limit.field] in (int, "int") else float
         where = f"${limit.env}, else " if limit.env else ""
-        group.add_argument(limit.flag, dest=f"limit_{limit.field}", type=_parser_of(kind), default=None,
-                           metavar="N", help=f"{limit.help} (default {where}{limit.shown()})")  # fmt: skip
+        group.add_argument(
+            limit.flag,
+            dest=f"limit_{limit.field}",
+            type=_parser_of(kind),
+            default=None,
+            metavar="N",
+            help=f"{limit.help} (default {where}{limit.shown()})",
+        )
 
 
 def from_args(args: argparse.Namespace | None = None, env: Mapping[str, str] = os.environ) -> ServerLimits:

@@ -42,16 +42,30 @@ class Server:
     TLS (http/front.py); at most ``threads`` requests run the app at once."""
 
     def __init__(
-        self, app: Flask, *, host: str = "127.0.0.1", port: int = 8443, http_port: int | None = None,
-        tls_files: tls.TlsFiles | None = None, threads: int = THREADS, inherited: tuple[int, int | None] | None = None,
-    ) -> None:  # fmt: skip
+        self,
+        app: Flask,
+        *,
+        host: str = "127.0.0.1",
+        port: int = 8443,
+        http_port: int | None = None,
+        tls_files: tls.TlsFiles | None = None,
+        threads: int = THREADS,
+        inherited: tuple[int, int | None] | None = None,
+    ) -> None:
         self.host = host
         self.tls = tls_files or tls.ensure()
         self._front = Front(
-            app, host=host, port=port, http_port=http_port, certfile=str(self.tls.server_cert),
-            keyfile=str(self.tls.server_key), threads=threads, authenticated=session_check(app),
-            limits=app.extensions[EXTENSION].settings.limits, inherited=inherited,
-        )  # fmt: skip
+            app,
+            host=host,
+            port=port,
+            http_port=http_port,
+            certfile=str(self.tls.server_cert),
+            keyfile=str(self.tls.server_key),
+            threads=threads,
+            authenticated=session_check(app),
+            limits=app.extensions[EXTENSION].settings.limits,
+            inherited=inherited,
+        )
 
     @property
     def front(self) -> Front:
@@ -106,8 +120,14 @@ class RunningOrg:
         """A simple-salesforce client logged in as the administrator (see mock_org.client.connect)."""
         from ..client import connect
 
-        return connect(self.url, username=self.username, password=self.password,
-                       security_token=self.security_token, ca_bundle=self.ca_bundle, version=version)  # fmt: skip
+        return connect(
+            self.url,
+            username=self.username,
+            password=self.password,
+            security_token=self.security_token,
+            ca_bundle=self.ca_bundle,
+            version=version,
+        )
 
 
 @contextmanager

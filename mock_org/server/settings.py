@@ -24,9 +24,11 @@ class Settings:
         """The session timeout and the lockout are limits; the authenticator reads them from its config."""
         limits = self.limits
         auth = dataclasses.replace(
-            self.auth, lockout_attempts=limits.lockout_attempts, lockout_seconds=limits.lockout_seconds,
+            self.auth,
+            lockout_attempts=limits.lockout_attempts,
+            lockout_seconds=limits.lockout_seconds,
             session_seconds=limits.session_seconds,
-        )  # fmt: skip
+        )
         object.__setattr__(self, "auth", auth)
 
     @classmethod

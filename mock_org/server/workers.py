@@ -113,8 +113,15 @@ class Supervisor:
             http = insecure[index].fileno() if insecure else None
             read_end, write_end = os.pipe()
             fds = [sock.fileno(), write_end, *([http] if http is not None else [])]
-            command = [sys.executable, "-m", "mock_org.server.workers", str(plan_path), str(sock.fileno()),
-                       str(http if http is not None else "-"), str(write_end)]  # fmt: skip
+            command = [
+                sys.executable,
+                "-m",
+                "mock_org.server.workers",
+                str(plan_path),
+                str(sock.fileno()),
+                str(http if http is not None else "-"),
+                str(write_end),
+            ]
             self.processes.append(subprocess.Popen(command, pass_fds=fds, stdin=subprocess.DEVNULL))
             os.close(write_end)
             self._ready.append(read_end)
@@ -170,9 +177,15 @@ class Supervisor:
 
 
 def serve(
-    *, host: str, port: int, http_port: int | None, workers: int, plan_fields: dict[str, Any],
-    banner: Any, stop: threading.Event,
-) -> int:  # fmt: skip
+    *,
+    host: str,
+    port: int,
+    http_port: int | None,
+    workers: int,
+    plan_fields: dict[str, Any],
+    banner: Any,
+    stop: threading.Event,
+) -> int:
     """Serve with ``workers`` processes until ``stop`` is set; ``banner(credentials, listening)`` prints
     the connection details once every worker is ready."""
     secure = listening_sockets(host, port, workers)
@@ -181,8 +194,12 @@ def serve(
         StateFile(Path(state_dir))  # its tables exist before any worker opens it
         plan = WorkerPlan(state_dir=state_dir, **plan_fields)
         supervisor = Supervisor(plan, secure, insecure)
-        listening = Listening(host, secure[0].getsockname()[1], insecure[0].getsockname()[1] if insecure else None,
-                              tls.TlsFiles(Path(plan.tls_dir)))  # fmt: skip
+        listening = Listening(
+            host,
+            secure[0].getsockname()[1],
+            insecure[0].getsockname()[1] if insecure else None,
+            tls.TlsFiles(Path(plan.tls_dir)),
+        )
         for sock in (*secure, *insecure):
             sock.close()  # the workers hold them now: one that dies takes its socket with it
         try:
@@ -210,11 +227,11 @@ def _worker(plan_path: str, secure_fd: int, http_fd: int | None, ready_fd: int) 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the whole group: the parent decides
     parent = os.getppid()
     plan = WorkerPlan(**json.loads(Path(plan_path).read_text(encoding="utf-8")))
-    org = Org(plan.db, clock=plan.org_clock(), read_only=plan.read_only, query_timeout=plan.query_timeout,
-              pod=plan.pod)  # fmt: skip
+    org = Org(plan.db, clock=plan.org_clock(), read_only=plan.read_only, query_timeout=plan.query_timeout, pod=plan.pod)
     app = create_app(org, Settings.from_env(limits=ServerLimits(**plan.limits)), shared=StateFile(Path(plan.state_dir)))
-    server = Server(app, tls_files=tls.TlsFiles(Path(plan.tls_dir)), threads=plan.threads,
-                    inherited=(secure_fd, http_fd)).start()  # fmt: skip
+    server = Server(
+        app, tls_files=tls.TlsFiles(Path(plan.tls_dir)), threads=plan.threads, inherited=(secure_fd, http_fd)
+    ).start()
     os.write(ready_fd, (json.dumps(banner_credentials(app)) + "\n").encode())
     os.close(ready_fd)
     while not stop.wait(1.0):

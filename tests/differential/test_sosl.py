@@ -78,18 +78,26 @@ for index, term in enumerate(product_words):
 
 for index, product in enumerate(R["Product2"][:: len(R["Product2"]) // 8][:8]):
     first, last = ref.words(product["Name"])[0], ref.words(product["Name"])[-1]
-    add(f"two product words {index}", f"FIND {{{first} {last}}} IN ALL FIELDS RETURNING Product2(Id, Name, Description)",
-        matches("Product2", all_of(word(first), word(last))))  # fmt: skip
-    add(f"product phrase {index}", f'FIND {{"{first} {ref.words(product["Name"])[1]}"}} RETURNING Product2(Name)',
-        matches("Product2", word(f"{first} {ref.words(product['Name'])[1]}")))  # fmt: skip
+    add(
+        f"two product words {index}",
+        f"FIND {{{first} {last}}} IN ALL FIELDS RETURNING Product2(Id, Name, Description)",
+        matches("Product2", all_of(word(first), word(last))),
+    )
+    add(
+        f"product phrase {index}",
+        f'FIND {{"{first} {ref.words(product["Name"])[1]}"}} RETURNING Product2(Name)',
+        matches("Product2", word(f"{first} {ref.words(product['Name'])[1]}")),
+    )
 
 article_words = [
     w for w, _ in Counter(w for k in R["Knowledge__kav"] for w in ref.words(k["Title"]) if len(w) > 4).most_common(30)
 ][::2]
 for index, term in enumerate(article_words):
-    add(f"knowledge word {index}",
+    add(
+        f"knowledge word {index}",
         f"FIND {{{term}}} IN ALL FIELDS RETURNING Knowledge__kav(Id, Title, FAQ_Answer__c WHERE PublishStatus = 'Online' AND Language = 'en_US')",
-        matches("Knowledge__kav", word(term), where=lambda k: k["PublishStatus"] == "Online"))  # fmt: skip
+        matches("Knowledge__kav", word(term), where=lambda k: k["PublishStatus"] == "Online"),
+    )
 for index, (a, b) in enumerate(zip(article_words[::2], article_words[1::2], strict=False)):
     # Articles OR their words unless told otherwise.
     add(
@@ -105,8 +113,11 @@ for index, (a, b) in enumerate(zip(article_words[::2], article_words[1::2], stri
 
 for index, account in enumerate(R["Account"][:: len(R["Account"]) // 10][:10]):
     last = account["LastName"]
-    add(f"customer name {index}", f"FIND {{{last}}} IN NAME FIELDS RETURNING Account(Id, Name), Contact(Id, Name)",
-        matches("Account", word(last), "NAME") | matches("Contact", word(last), "NAME"))  # fmt: skip
+    add(
+        f"customer name {index}",
+        f"FIND {{{last}}} IN NAME FIELDS RETURNING Account(Id, Name), Contact(Id, Name)",
+        matches("Account", word(last), "NAME") | matches("Contact", word(last), "NAME"),
+    )
 
 for index, contact in enumerate([c for c in R["Contact"] if c["Email"]][::40][:5]):
     local = contact["Email"].split("@")[0]
@@ -120,16 +131,22 @@ subject_words = [
     w for w, _ in Counter(w for c in R["Case"] for w in ref.words(c["Subject"]) if len(w) > 4).most_common(12)
 ]
 for index, term in enumerate(subject_words[:6]):
-    add(f"case subject word closed {index}", f"FIND {{{term}}} IN NAME FIELDS RETURNING Case(Id, Subject WHERE Status = 'Closed')",
-        matches("Case", word(term), "NAME", where=lambda c: c["Status"] == "Closed"))  # fmt: skip
+    add(
+        f"case subject word closed {index}",
+        f"FIND {{{term}}} IN NAME FIELDS RETURNING Case(Id, Subject WHERE Status = 'Closed')",
+        matches("Case", word(term), "NAME", where=lambda c: c["Status"] == "Closed"),
+    )
 for index, (a, b) in enumerate(zip(subject_words[:6], subject_words[6:12], strict=True)):
     add(
         f"case or {index}",
         f"FIND {{{a} OR {b}}} IN NAME FIELDS RETURNING Case(Id)",
         matches("Case", any_of(word(a), word(b)), "NAME"),
     )
-    add(f"case and not {index}", f"FIND {{{a} AND NOT {b}}} IN NAME FIELDS RETURNING Case(Id)",
-        matches("Case", lambda r, f, a=a, b=b: word(a)(r, f) and not word(b)(r, f), "NAME"))  # fmt: skip
+    add(
+        f"case and not {index}",
+        f"FIND {{{a} AND NOT {b}}} IN NAME FIELDS RETURNING Case(Id)",
+        matches("Case", lambda r, f, a=a, b=b: word(a)(r, f) and not word(b)(r, f), "NAME"),
+    )
 
 
 def test_there_are_enough_searches() -> None:

@@ -27,24 +27,51 @@ from .scripted import Reply, turns
 
 SUBJECT = re.compile(r"subject '([^']+)'")
 INSTANCES = [
-    {"idx": 1, "task": "case_routing", "answer": AGENT_B, "today": "2023-05-15",
-     "query": "Which agent owns the case with subject 'Refund please'? Return only the Id of the agent."},
-    {"idx": 2, "task": "best_region_identification", "answer": "CA", "today": "2023-03-01",
-     "query": "In which state does the customer of the case with subject 'Wrong size' live? Return the state code."},
-    {"idx": 3, "task": "handle_time", "answer": None, "today": "2023-05-15",
-     "query": "Which agent owns the case with subject 'No such case'? Return only the Id of the agent."},
-    {"idx": 4, "task": "case_routing", "answer": AGENT_A, "today": "2023-01-20",
-     "query": "Which agent owns the case with subject 'Wrong size'? Return only the Id of the agent."},
-]  # fmt: skip
+    {
+        "idx": 1,
+        "task": "case_routing",
+        "answer": AGENT_B,
+        "today": "2023-05-15",
+        "query": "Which agent owns the case with subject 'Refund please'? Return only the Id of the agent.",
+    },
+    {
+        "idx": 2,
+        "task": "best_region_identification",
+        "answer": "CA",
+        "today": "2023-03-01",
+        "query": "In which state does the customer of the case with subject 'Wrong size' live? Return the state code.",
+    },
+    {
+        "idx": 3,
+        "task": "handle_time",
+        "answer": None,
+        "today": "2023-05-15",
+        "query": "Which agent owns the case with subject 'No such case'? Return only the Id of the agent.",
+    },
+    {
+        "idx": 4,
+        "task": "case_routing",
+        "answer": AGENT_A,
+        "today": "2023-01-20",
+        "query": "Which agent owns the case with subject 'Wrong size'? Return only the Id of the agent.",
+    },
+]
 
 
 def task_rows() -> list[dict[str, Any]]:
     rows = []
     for row in INSTANCES:
         fields = {key: value for key, value in row.items() if key != "today"}
-        rows.append({**fields, "persona": "Service Manager", "reward_metric": "exact_match",
-                     "metadata": {"required": f"- Today's date: {row['today']}", "optional": "# Domain Details"},
-                     "params": {"today": row["today"]}, "reference": []})  # fmt: skip
+        rows.append(
+            {
+                **fields,
+                "persona": "Service Manager",
+                "reward_metric": "exact_match",
+                "metadata": {"required": f"- Today's date: {row['today']}", "optional": "# Domain Details"},
+                "params": {"today": row["today"]},
+                "reference": [],
+            }
+        )
     return rows
 
 
@@ -64,8 +91,16 @@ def task_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture
 def base_config(org_db: Path, task_file: Path, tmp_path: Path) -> RunConfig:
-    return RunConfig(agent="react", model="scripted-model", tasks_file=task_file, db=org_db, out=tmp_path / "run",
-                     workers=2, retry_base=0.01, progress=False)  # fmt: skip
+    return RunConfig(
+        agent="react",
+        model="scripted-model",
+        tasks_file=task_file,
+        db=org_db,
+        out=tmp_path / "run",
+        workers=2,
+        retry_base=0.01,
+        progress=False,
+    )
 
 
 def config(base: RunConfig, **changes: Any) -> RunConfig:
@@ -104,16 +139,20 @@ SLACK = 3.0  # seconds a command may take to stop once a timeout has expired
 
 def clean_env(**extra: str) -> dict[str, str]:
     """The test's environment without any org or endpoint of the machine's own."""
-    env = {name: value for name, value in os.environ.items()
-           if not name.startswith(("SALESFORCE_", "OPENAI_", "CRMARENA_TARGET", "CRMARENA_MOCK_URL", "CRMARENA_ORG"))}  # fmt: skip
+    env = {
+        name: value
+        for name, value in os.environ.items()
+        if not name.startswith(("SALESFORCE_", "OPENAI_", "CRMARENA_TARGET", "CRMARENA_MOCK_URL", "CRMARENA_ORG"))
+    }
     return env | extra
 
 
 def crmarena(args: list[str], env: dict[str, str]) -> tuple[subprocess.CompletedProcess[str], float]:
     """The command in a process of its own (a hang is a failure here, not a hung test), and how long it took."""
     started = time.monotonic()
-    done = subprocess.run([sys.executable, "-m", "eval_suite.commands.cli", *args], capture_output=True, text=True, env=env,
-                          timeout=120)  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-m", "eval_suite.commands.cli", *args], capture_output=True, text=True, env=env, timeout=120
+    )
     return done, time.monotonic() - started
 
 
@@ -122,11 +161,18 @@ def crmarena_after(args: list[str], env: dict[str, str], marker: str) -> tuple[i
     ``marker`` (the run saying what it is about to wait for) to the command's end: a wait measured
     without the interpreter's start-up, which a loaded machine makes long. A command still running
     after 120 s is killed and fails the test."""
-    process = subprocess.Popen([sys.executable, "-m", "eval_suite.commands.cli", *args], stdout=subprocess.DEVNULL,
-                               stderr=subprocess.PIPE, text=True, env=env)  # fmt: skip
+    process = subprocess.Popen(
+        [sys.executable, "-m", "eval_suite.commands.cli", *args],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
     lines: list[tuple[float, str]] = []
-    reader = threading.Thread(target=lambda: lines.extend((time.monotonic(), line) for line in process.stderr),  # type: ignore[union-attr]
-                              daemon=True)  # fmt: skip
+    reader = threading.Thread(
+        target=lambda: lines.extend((time.monotonic(), line) for line in process.stderr),  # type: ignore[union-attr]
+        daemon=True,
+    )
     reader.start()
     try:
         code = process.wait(timeout=120)
@@ -146,5 +192,10 @@ def crmarena_after(args: list[str], env: dict[str, str], marker: str) -> tuple[i
 def running_org(org_db: Path) -> Iterator[dict[str, str]]:
     """A mock org already serving (so the runs below spend no time starting one), as CRMARENA_MOCK_URL."""
     with serve_org(org_db, read_only=True) as org:
-        yield {"CRMARENA_MOCK_URL": org.url, "CRMARENA_USERNAME": org.username, "CRMARENA_PASSWORD": org.password,
-               "CRMARENA_SECURITY_TOKEN": org.security_token, "CRMARENA_CA_BUNDLE": str(org.ca_bundle)}  # fmt: skip
+        yield {
+            "CRMARENA_MOCK_URL": org.url,
+            "CRMARENA_USERNAME": org.username,
+            "CRMARENA_PASSWORD": org.password,
+            "CRMARENA_SECURITY_TOKEN": org.security_token,
+            "CRMARENA_CA_BUNDLE": str(org.ca_bundle),
+        }

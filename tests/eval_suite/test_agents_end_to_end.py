@@ -100,8 +100,12 @@ def issue_soql_query(sf: Any, query: str) -> list[dict[str, Any]]:
 
 def tool(function: Any, description: str, argument: str, category: str) -> Tool:
     parameters = {"type": "object", "properties": {argument: {"type": "string"}}, "required": [argument]}
-    return Tool(function.__name__, function, {"name": function.__name__, "description": description,
-                                              "parameters": parameters}, category)  # fmt: skip
+    return Tool(
+        function.__name__,
+        function,
+        {"name": function.__name__, "description": description, "parameters": parameters},
+        category,
+    )
 
 
 TOOLS = [

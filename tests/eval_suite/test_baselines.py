@@ -39,8 +39,11 @@ def test_trivial_strategies_score_low_on_the_committed_tasks(
 ) -> None:
     from fixtures.default import default_tasks
 
-    result = run(config(base_config, agent=agent, model=None, tasks_file=default_tasks(), db=None, workers=4,
-                        out=tmp_path / agent))  # fmt: skip
+    result = run(
+        config(
+            base_config, agent=agent, model=None, tasks_file=default_tasks(), db=None, workers=4, out=tmp_path / agent
+        )
+    )
     per_task = {task: entry["score"]["value"] for task, entry in result.summary["tasks"].items()}
     assert len(result.records) == 1170 and result.manifest["canary"]
     assert 0.05 < result.summary["overall"]["score"]["value"] <= bound, per_task

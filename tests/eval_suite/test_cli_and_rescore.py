@@ -29,8 +29,10 @@ def crmarena(*args: str) -> subprocess.CompletedProcess[str]:
 
 def test_a_config_file_is_the_command_line(base_config: RunConfig, tmp_path: Path) -> None:
     settings = tmp_path / "run.toml"
-    settings.write_text(f'agent = "null"\ntasks = ["case_routing"]\n"tasks-file" = "{base_config.tasks_file}"\n'
-                        f'db = "{base_config.db}"\nout = "{tmp_path / "out"}"\nprogress = false\n')  # fmt: skip
+    settings.write_text(
+        f'agent = "null"\ntasks = ["case_routing"]\n"tasks-file" = "{base_config.tasks_file}"\n'
+        f'db = "{base_config.db}"\nout = "{tmp_path / "out"}"\nprogress = false\n'
+    )
     done = crmarena("eval", "--config", str(settings), "--workers", "1")
     assert done.returncode == 0, done.stderr
     manifest = json.loads((tmp_path / "out" / "run.json").read_text())
@@ -50,8 +52,18 @@ def test_a_config_file_is_the_command_line(base_config: RunConfig, tmp_path: Pat
 def test_mistakes_are_one_line_errors(
     base_config: RunConfig, tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str], message: str
 ) -> None:
-    code = main(["eval", "--tasks-file", str(base_config.tasks_file), "--db", str(base_config.db),
-                 "--out", str(tmp_path / "out"), *args])  # fmt: skip
+    code = main(
+        [
+            "eval",
+            "--tasks-file",
+            str(base_config.tasks_file),
+            "--db",
+            str(base_config.db),
+            "--out",
+            str(tmp_path / "out"),
+            *args,
+        ]
+    )
     error = capsys.readouterr().err
     assert code == 2 and message in error and len(error.strip().splitlines()) == 1
 
@@ -117,8 +129,9 @@ def test_an_org_that_dies_mid_run_is_an_infrastructure_error(
             return react_policy(body) if turns(body) != 1 else Reply(f"<execute>{soql_for(body)}</execute>")
 
         with ScriptedLLM(policy) as llm:
-            result = run(config(base_config, base_url=llm.url, workers=1, max_infra_errors=0, tasks=("handle_time",),
-                                db=None))  # fmt: skip
+            result = run(
+                config(base_config, base_url=llm.url, workers=1, max_infra_errors=0, tasks=("handle_time",), db=None)
+            )
     record = result.records[0]
     assert record["status"] == "infra_error" and record["error"]["source"] == "org"
     assert "could not be reached" in record["error"]["message"] and record["traj"]  # the partial conversation is kept

@@ -22,14 +22,20 @@ from mock_org.ids import make_id
 # this contact, its account and this product; the user owns the case.
 # Records the committed instances 520 (named_entity_disambiguation: its contact, the contact's account, the
 # product) and 910 (policy_violation_identification: its case and the case's owner) name.
-RENAMED = {"Case": "500Ws000000009DIAQ", "Contact": "003Ws000000001oIAA", "Account": "001Ws000000001nIAA",
-           "Product2": "01tWs000000002cIAA", "User": "005Ws000000000DIAQ"}  # fmt: skip
+RENAMED = {
+    "Case": "500Ws000000009DIAQ",
+    "Contact": "003Ws000000001oIAA",
+    "Account": "001Ws000000001nIAA",
+    "Product2": "01tWs000000002cIAA",
+    "User": "005Ws000000000DIAQ",
+}
 CHANGED_CASE, DELETED_EMAIL = "500Ws0000000005IAA", "02sWs0000000009IAA"
 
 
 def conformance(capsys: pytest.CaptureFixture[str], out: Path, *flags: str) -> tuple[int, dict[str, Any], str]:
-    code = main(["conformance", "--a", "mock", "--b", "mock", "--no-progress", "--workers", "2", "--out", str(out),
-                 *flags])  # fmt: skip
+    code = main(
+        ["conformance", "--a", "mock", "--b", "mock", "--no-progress", "--workers", "2", "--out", str(out), *flags]
+    )
     return code, json.loads(out.read_text()), capsys.readouterr().out
 
 
@@ -59,8 +65,9 @@ def test_the_same_org_on_both_sides_has_no_difference(capsys: pytest.CaptureFixt
     assert {"sample/Case/every-field", "sample/Case/last-30-days", "sample/search/cases-and-mail"} <= names
     errors = {entry["a"].get("error") for entry in report["queries"] if entry["name"].startswith("sample/error/")}
     assert errors == {"INVALID_FIELD", "INVALID_TYPE", "MALFORMED_QUERY", "MALFORMED_SEARCH"}  # equal on both sides
-    assert text.rstrip().endswith(f"{summary['queries']:,} the same, 0 different, 0 skipped".join(
-        [f"{summary['queries']:,} queries: ", ""]))  # fmt: skip
+    assert text.rstrip().endswith(
+        f"{summary['queries']:,} the same, 0 different, 0 skipped".join([f"{summary['queries']:,} queries: ", ""])
+    )
 
 
 def test_a_changed_and_a_deleted_record_are_exactly_the_differences(
@@ -72,16 +79,31 @@ def test_a_changed_and_a_deleted_record_are_exactly_the_differences(
         (incoming,) = connection.execute("SELECT Incoming FROM EmailMessage WHERE Id = ?", (DELETED_EMAIL,)).fetchone()
         connection.execute("DELETE FROM EmailMessage WHERE Id = ?", (DELETED_EMAIL,))
     connection.close()
-    only = ["Case/every-field", "EmailMessage/every-field", "EmailMessage/per-direction", "Case/not-closed",
-            "sample/error/", "Account/states-with-ten"]  # fmt: skip
+    only = [
+        "Case/every-field",
+        "EmailMessage/every-field",
+        "EmailMessage/per-direction",
+        "Case/not-closed",
+        "sample/error/",
+        "Account/states-with-ten",
+    ]
     flags = [flag for name in only for flag in ("--only", name)]
-    code, report, text = conformance(capsys, tmp_path / "report.json", "--suite", "sample", "--db-b", str(altered),
-                                     *flags)  # fmt: skip
+    code, report, text = conformance(
+        capsys, tmp_path / "report.json", "--suite", "sample", "--db-b", str(altered), *flags
+    )
     assert code == 1
     found = {entry["name"]: entry.get("differences", []) for entry in report["queries"]}
     assert found.pop("sample/Case/every-field") == [
-        {"kind": "value", "object": "Case", "field": "Case.Status", "id_a": CHANGED_CASE, "id_b": CHANGED_CASE,
-         "a": "Closed", "b": "Escalated"}]  # fmt: skip
+        {
+            "kind": "value",
+            "object": "Case",
+            "field": "Case.Status",
+            "id_a": CHANGED_CASE,
+            "id_b": CHANGED_CASE,
+            "a": "Closed",
+            "b": "Escalated",
+        }
+    ]
     [missing] = found.pop("sample/EmailMessage/every-field")
     assert (missing["kind"], missing["object"], missing["id"]) == ("missing", "EmailMessage", DELETED_EMAIL)
     [count] = found.pop("sample/EmailMessage/per-direction")
@@ -90,8 +112,11 @@ def test_a_changed_and_a_deleted_record_are_exactly_the_differences(
     [extra] = found.pop("sample/Case/not-closed")
     assert (extra["kind"], extra["id"]) == ("extra", CHANGED_CASE)
     assert all(differences == [] for differences in found.values()) and len(found) > 10
-    assert report["summary"]["differences"] == 4 and report["summary"]["by_kind"] == {"extra": 1, "missing": 1,
-                                                                                       "value": 2}  # fmt: skip
+    assert report["summary"]["differences"] == 4 and report["summary"]["by_kind"] == {
+        "extra": 1,
+        "missing": 1,
+        "value": 2,
+    }
     assert f'value differs: Case.Status "Closed" vs "Escalated" ({CHANGED_CASE})' in text
     assert f"row missing from b: EmailMessage {DELETED_EMAIL}" in text
 
@@ -106,15 +131,27 @@ def test_rewritten_ids_compare_clean_through_the_id_map(capsys: pytest.CaptureFi
             idmap.add(sobject, old, new)
             for table in tables:
                 for column in [row[1] for row in connection.execute(f'PRAGMA table_info("{table}")')]:
-                    connection.execute(f'UPDATE "{table}" SET "{column}" = replace("{column}", ?, ?) '
-                                       f'WHERE instr("{column}", ?) > 0', (old, new, old))  # fmt: skip
+                    connection.execute(
+                        f'UPDATE "{table}" SET "{column}" = replace("{column}", ?, ?) WHERE instr("{column}", ?) > 0',
+                        (old, new, old),
+                    )
     connection.close()
     save_idmap(idmap, tmp_path / "idmap.json")
     tasks = tasks_subset(tmp_path, 520, 910)
-    only = ["reference/", "Case/every-field", "Contact/every-field", "Account/every-field", "User/every-field",
-            "EmailMessage/every-field", "CaseHistory__c/every-field",
-            "Account/city-nulls-first", "User/senior-agents", "Case/busy-owners",
-            "search/a-customer-by-name", "LiveChatTranscript/top-chat-owners"]  # fmt: skip
+    only = [
+        "reference/",
+        "Case/every-field",
+        "Contact/every-field",
+        "Account/every-field",
+        "User/every-field",
+        "EmailMessage/every-field",
+        "CaseHistory__c/every-field",
+        "Account/city-nulls-first",
+        "User/senior-agents",
+        "Case/busy-owners",
+        "search/a-customer-by-name",
+        "LiveChatTranscript/top-chat-owners",
+    ]
     flags = ["--db-b", str(renamed), "--tasks-file", str(tasks), *(flag for name in only for flag in ("--only", name))]
     code, report, text = conformance(capsys, tmp_path / "mapped.json", "--idmap", str(tmp_path / "idmap.json"), *flags)
     assert code == 0 and report["summary"]["differences"] == 0, text
@@ -162,9 +199,13 @@ def test_the_whole_suite_on_the_same_org_has_no_difference(capsys: pytest.Captur
     ],
 )
 def test_mistakes_are_one_line_and_an_exit_code(
-    flags: list[str], code: int, message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+    flags: list[str],
+    code: int,
+    message: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
-) -> None:  # fmt: skip
+) -> None:
     for name in ("SALESFORCE_USERNAME", "SALESFORCE_PASSWORD", "SALESFORCE_INSTANCE_URL", "SALESFORCE_SESSION_ID"):
         monkeypatch.delenv(name, raising=False)
     (tmp_path / "idmap.json").write_text('{"format": "something else"}')

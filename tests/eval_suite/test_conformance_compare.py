@@ -43,20 +43,40 @@ def test_ids_are_translated_in_values_urls_lists_and_statement_literals() -> Non
 def test_a_changed_value_is_reported_with_the_field_and_both_values() -> None:
     a, b = answer(case(CASE_A, Status="Closed")), answer(case(CASE_A, Status="Escalated"))
     differences, _ = compare(plan_of("SELECT Id, Status FROM Case"), a, b, NOTHING_SKIPPED, IdTranslation())
-    assert differences == [{"kind": "value", "object": "Case", "field": "Case.Status", "id_a": CASE_A,
-                            "id_b": CASE_A, "a": "Closed", "b": "Escalated"}]  # fmt: skip
+    assert differences == [
+        {
+            "kind": "value",
+            "object": "Case",
+            "field": "Case.Status",
+            "id_a": CASE_A,
+            "id_b": CASE_A,
+            "a": "Closed",
+            "b": "Escalated",
+        }
+    ]
     assert describe(differences[0]) == f'value differs: Case.Status "Closed" vs "Escalated" ({CASE_A})'
     # A number is compared with its JSON type: 1 and 1.0 read differently in a client (and an agent's observation).
     whole, fractional = answer(case(CASE_A, Quantity=1)), answer(case(CASE_A, Quantity=1.0))
-    assert kinds(compare(plan_of("SELECT Id, Quantity FROM Case"), whole, fractional, NOTHING_SKIPPED,
-                         IdTranslation())[0]) == ["value"]  # fmt: skip
+    assert kinds(
+        compare(plan_of("SELECT Id, Quantity FROM Case"), whole, fractional, NOTHING_SKIPPED, IdTranslation())[0]
+    ) == ["value"]
 
 
 def test_fields_left_out_are_not_compared_at_any_depth() -> None:
-    a = answer(case(CASE_A, SystemModstamp="2024-01-01", Account={"attributes": {"type": "Account"}, "Name": "x",
-                                                                    "SystemModstamp": "1"}))  # fmt: skip
-    b = answer(case(CASE_A, SystemModstamp="2025-02-02", Account={"attributes": {"type": "Account"}, "Name": "x",
-                                                                    "SystemModstamp": "2"}))  # fmt: skip
+    a = answer(
+        case(
+            CASE_A,
+            SystemModstamp="2024-01-01",
+            Account={"attributes": {"type": "Account"}, "Name": "x", "SystemModstamp": "1"},
+        )
+    )
+    b = answer(
+        case(
+            CASE_A,
+            SystemModstamp="2025-02-02",
+            Account={"attributes": {"type": "Account"}, "Name": "x", "SystemModstamp": "2"},
+        )
+    )
     plan = plan_of("SELECT Id, SystemModstamp, Account.Name, Account.SystemModstamp FROM Case")
     assert compare(plan, a, b, NotCompared(["SystemModstamp"]), IdTranslation()) == ([], [])
     assert compare(plan, a, b, NotCompared(["Account.SystemModstamp"]), IdTranslation())[0][0]["field"] == (
@@ -110,11 +130,16 @@ def test_under_an_id_map_ordering_by_id_is_not_compared_and_limit_ties_may_diffe
     assert compare(by_owner, a, b, NOTHING_SKIPPED, ids)[0] == []
     # LIMIT 1 over the tie: each org may keep another of the tied rows; a row outside the tie may not differ.
     one_a, one_b = answer(case(CASE_A, Priority="High")), answer(case(other_b, Priority="High"))
-    assert compare(plan_of("SELECT Id, Priority FROM Case ORDER BY Priority, Id LIMIT 1"), one_a, one_b,
-                   NOTHING_SKIPPED, ids)[0] == []  # fmt: skip
+    assert (
+        compare(
+            plan_of("SELECT Id, Priority FROM Case ORDER BY Priority, Id LIMIT 1"), one_a, one_b, NOTHING_SKIPPED, ids
+        )[0]
+        == []
+    )
     low_b = answer(case(other_b, Priority="Low"))
-    differences, _ = compare(plan_of("SELECT Id, Priority FROM Case ORDER BY Priority LIMIT 1"), one_a, low_b,
-                             NOTHING_SKIPPED, ids)  # fmt: skip
+    differences, _ = compare(
+        plan_of("SELECT Id, Priority FROM Case ORDER BY Priority LIMIT 1"), one_a, low_b, NOTHING_SKIPPED, ids
+    )
     assert kinds(differences) == ["missing", "extra"]
 
 
@@ -132,8 +157,9 @@ def test_aggregate_rows_are_matched_by_their_group_by_values() -> None:
     def row(status: str, n: int) -> dict[str, Any]:
         return {"attributes": {"type": "AggregateResult"}, "Status": status, "n": n}
 
-    differences, _ = compare(plan, answer(row("3", 10), row("2", 4)), answer(row("2", 4), row("3", 9)),
-                             NOTHING_SKIPPED, IdTranslation())  # fmt: skip
+    differences, _ = compare(
+        plan, answer(row("3", 10), row("2", 4)), answer(row("2", 4), row("3", 9)), NOTHING_SKIPPED, IdTranslation()
+    )
     assert [(d["kind"], d["field"], d["a"], d["b"], d["group"]) for d in differences] == [
         ("value", "AggregateResult.n", 10, 9, {"Status": "3"})
     ]
@@ -146,8 +172,11 @@ def test_aggregate_rows_are_matched_by_their_group_by_values() -> None:
 def test_child_sub_queries_are_compared_as_sets_of_rows() -> None:
     def account(*children: str) -> dict[str, Any]:
         rows = [{"attributes": {"type": "Contact"}, "Id": child} for child in children]
-        return {"attributes": {"type": "Account"}, "Id": "001Ws0000000001IAA",
-                "Contacts": {"totalSize": len(rows), "done": True, "records": rows}}  # fmt: skip
+        return {
+            "attributes": {"type": "Account"},
+            "Id": "001Ws0000000001IAA",
+            "Contacts": {"totalSize": len(rows), "done": True, "records": rows},
+        }
 
     plan = plan_of("SELECT Id, (SELECT Id FROM Contacts) FROM Account")
     a, b = answer(account("003A", "003B")), answer(account("003B", "003A"))

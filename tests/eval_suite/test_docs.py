@@ -17,8 +17,13 @@ def test_every_eval_flag_is_documented() -> None:
     parser = argparse.ArgumentParser()
     evaluate.add(parser.add_subparsers())
     commands = parser._subparsers._group_actions[0].choices  # type: ignore[union-attr]
-    flags = {option for name in ("eval", "rescore") for action in commands[name]._actions
-             for option in action.option_strings if option.startswith("--")}  # fmt: skip
+    flags = {
+        option
+        for name in ("eval", "rescore")
+        for action in commands[name]._actions
+        for option in action.option_strings
+        if option.startswith("--")
+    }
     assert sorted(flag for flag in flags - {"--help"} if f"`{flag}" not in DOCS) == []
 
 

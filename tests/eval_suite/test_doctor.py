@@ -54,15 +54,31 @@ def test_the_doctor_checks_everything_and_estimates_the_calls_and_cost(
     doctor: Callable[..., Done], running_org: dict[str, str], task_file: Path, tmp_path: Path, prices: Path
 ) -> None:
     with ScriptedLLM(lambda body: Reply("I cannot call tools.")) as llm:  # a server without native tool calls
-        done = doctor(running_org, "--agent", "fc", "--model", "m", "--base-url", llm.url, "--tasks-file",
-                      str(task_file), "--prices", str(prices), "--out", str(tmp_path / "run"))  # fmt: skip
+        done = doctor(
+            running_org,
+            "--agent",
+            "fc",
+            "--model",
+            "m",
+            "--base-url",
+            llm.url,
+            "--tasks-file",
+            str(task_file),
+            "--prices",
+            str(prices),
+            "--out",
+            str(tmp_path / "run"),
+        )
     assert done.returncode == 0, done.stdout + done.stderr
     lines = {line.split()[0]: line.split(None, 1)[1] for line in done.stdout.splitlines() if line.startswith("  ")}
     assert lines["tasks"].startswith("4 instances × 1 trial = 4 attempts: every instance of")
     assert lines["target"].startswith(f"the mock org at {running_org['CRMARENA_MOCK_URL']} (CRMARENA_MOCK_URL): login")
     assert "serves model 'm': answered in" in lines["endpoint"] and "native tool calls no" in lines["endpoint"]
-    calls = re.fullmatch(r"about 20 model calls for 4 attempts to run \(5 per attempt assumed\); at most 80 "
-                         r"\(--max-turns 20\)", lines["calls"])  # fmt: skip
+    calls = re.fullmatch(
+        r"about 20 model calls for 4 attempts to run \(5 per attempt assumed\); at most 80 "
+        r"\(--max-turns 20\)",
+        lines["calls"],
+    )
     assert calls, lines["calls"]
     cost = re.match(r"about \$([\d,.]+) \(~([\d,]+) prompt tokens per call", lines["cost"])
     assert cost, lines["cost"]
@@ -77,14 +93,32 @@ def test_the_doctor_says_what_cannot_be_used_within_its_short_timeout(
     doctor: Callable[..., Done], running_org: dict[str, str], task_file: Path, tmp_path: Path
 ) -> None:
     with stalled_peer() as port:
-        done = doctor(running_org, "--agent", "react", "--model", "m", "--base-url", f"http://127.0.0.1:{port}/v1",
-                      "--timeout", "2", "--tasks-file", str(task_file), "--out", str(tmp_path / "run"))  # fmt: skip
+        done = doctor(
+            running_org,
+            "--agent",
+            "react",
+            "--model",
+            "m",
+            "--base-url",
+            f"http://127.0.0.1:{port}/v1",
+            "--timeout",
+            "2",
+            "--tasks-file",
+            str(task_file),
+            "--out",
+            str(tmp_path / "run"),
+        )
     assert done.returncode == 5
     assert "endpoint  NOT USABLE: the model endpoint cannot be used for model 'm'" in done.stdout
     assert "did not answer within 2 s" in done.stdout and "target    the mock org" in done.stdout
     with stalled_peer() as port:
-        done = doctor({**running_org, "CRMARENA_MOCK_URL": f"https://127.0.0.1:{port}", "CRMARENA_ORG_TIMEOUT": "2"},
-                      "--agent", "null", "--tasks-file", str(task_file))  # fmt: skip
+        done = doctor(
+            {**running_org, "CRMARENA_MOCK_URL": f"https://127.0.0.1:{port}", "CRMARENA_ORG_TIMEOUT": "2"},
+            "--agent",
+            "null",
+            "--tasks-file",
+            str(task_file),
+        )
     assert done.returncode == 5
     assert "target    NOT USABLE: the mock org at" in done.stdout and "did not answer within 2 s" in done.stdout
     assert "model     none: the null agent calls no model" in done.stdout
@@ -96,8 +130,21 @@ def test_the_doctor_measures_on_the_attempts_already_made(
 ) -> None:
     with ScriptedLLM(react_policy) as llm:
         run(config(base_config, model="m", base_url=llm.url, prices=prices, tasks=("case_routing",)))
-        done = doctor(running_org, "--agent", "react", "--model", "m", "--base-url", llm.url, "--tasks-file",
-                      str(base_config.tasks_file), "--prices", str(prices), "--out", str(base_config.out))  # fmt: skip
+        done = doctor(
+            running_org,
+            "--agent",
+            "react",
+            "--model",
+            "m",
+            "--base-url",
+            llm.url,
+            "--tasks-file",
+            str(base_config.tasks_file),
+            "--prices",
+            str(prices),
+            "--out",
+            str(base_config.out),
+        )
     assert done.returncode == 0, done.stdout
     assert "about 4 model calls for 2 attempts to run (2.0 per attempt, measured on 2 attempts of" in done.stdout
     assert "about $0.40 (measured on 2 earlier attempts)" in done.stdout
@@ -117,10 +164,26 @@ def test_max_cost_stops_the_run_at_its_budget_and_a_larger_budget_resumes_it(
     assert [session["max_cost"] for session in more.manifest["sessions"]] == [0.5, 0.5, 1.0]
 
 
-def test_max_cost_needs_a_price_and_a_cost_it_can_count(base_config: RunConfig, tmp_path: Path, prices: Path,
-                                                       capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
-    code = main(["eval", "--agent", "react", "--model", "unpriced", "--base-url", "http://127.0.0.1:9/v1", "--max-cost",
-                 "1", "--tasks-file", str(base_config.tasks_file), "--out", str(tmp_path / "x")])  # fmt: skip
+def test_max_cost_needs_a_price_and_a_cost_it_can_count(
+    base_config: RunConfig, tmp_path: Path, prices: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = main(
+        [
+            "eval",
+            "--agent",
+            "react",
+            "--model",
+            "unpriced",
+            "--base-url",
+            "http://127.0.0.1:9/v1",
+            "--max-cost",
+            "1",
+            "--tasks-file",
+            str(base_config.tasks_file),
+            "--out",
+            str(tmp_path / "x"),
+        ]
+    )
     assert code == 2 and "--max-cost needs a price for model 'unpriced'" in capsys.readouterr().err
     with ScriptedLLM(lambda body: Reply(react_policy(body).content, usage=False)) as llm:
         blind = run(config(base_config, model="m", base_url=llm.url, prices=prices, workers=1, max_cost=5.0))

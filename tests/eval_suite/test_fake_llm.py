@@ -24,8 +24,12 @@ from .conftest import SLACK, clean_env, crmarena, crmarena_after
 @contextmanager
 def fake_llm(*flags: str) -> Iterator[str]:
     """The command in a process of its own; its URL, read from the first line it prints."""
-    process = subprocess.Popen([sys.executable, "-m", "eval_suite.commands.cli", "fake-llm", *flags], stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True)  # fmt: skip
+    process = subprocess.Popen(
+        [sys.executable, "-m", "eval_suite.commands.cli", "fake-llm", *flags],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         ready, _, _ = select.select([process.stdout], [], [], 30)
         assert ready, "fake-llm printed nothing in 30 s"
@@ -38,18 +42,40 @@ def fake_llm(*flags: str) -> Iterator[str]:
         assert "fake-llm: answered" in process.stderr.read()  # type: ignore[union-attr]
 
 
-def evaluate(url: str, agent: str, running_org: dict[str, str], task_file: Path, out: Path, *flags: str
-             ) -> tuple[subprocess.CompletedProcess[str], float, list[dict]]:  # fmt: skip
-    done, took = crmarena(["eval", "--agent", agent, "--model", "my-model", "--base-url", url, "--tasks-file",
-                           str(task_file), "--out", str(out), "--retry-base", "0.01", "--no-progress", *flags],
-                          clean_env(**running_org))  # fmt: skip
-    records = [json.loads(line) for line in (out / "records.jsonl").read_text().splitlines()] if (
-        out / "records.jsonl").exists() else []  # fmt: skip
+def evaluate(
+    url: str, agent: str, running_org: dict[str, str], task_file: Path, out: Path, *flags: str
+) -> tuple[subprocess.CompletedProcess[str], float, list[dict]]:
+    done, took = crmarena(
+        [
+            "eval",
+            "--agent",
+            agent,
+            "--model",
+            "my-model",
+            "--base-url",
+            url,
+            "--tasks-file",
+            str(task_file),
+            "--out",
+            str(out),
+            "--retry-base",
+            "0.01",
+            "--no-progress",
+            *flags,
+        ],
+        clean_env(**running_org),
+    )
+    records = (
+        [json.loads(line) for line in (out / "records.jsonl").read_text().splitlines()]
+        if (out / "records.jsonl").exists()
+        else []
+    )
     return done, took, records
 
 
-def test_fixed_answers_reach_every_agent_in_its_own_form(running_org: dict[str, str], task_file: Path,
-                                                         tmp_path: Path) -> None:  # fmt: skip
+def test_fixed_answers_reach_every_agent_in_its_own_form(
+    running_org: dict[str, str], task_file: Path, tmp_path: Path
+) -> None:
     with fake_llm("--answer", "CA") as url:
         done, _, react = evaluate(url, "react", running_org, task_file, tmp_path / "react")
         assert done.returncode == 0, done.stderr
@@ -68,11 +94,16 @@ def test_fixed_answers_reach_every_agent_in_its_own_form(running_org: dict[str, 
     assert {r["task_id"]: r["status"] for r in records} == {1: "failed", 2: "failed", 3: "passed", 4: "failed"}
 
 
-def test_a_script_drives_each_conversation_turn_by_turn(running_org: dict[str, str], task_file: Path,
-                                                        tmp_path: Path) -> None:  # fmt: skip
+def test_a_script_drives_each_conversation_turn_by_turn(
+    running_org: dict[str, str], task_file: Path, tmp_path: Path
+) -> None:
     script = tmp_path / "script.jsonl"
-    script.write_text(json.dumps({"content": "<thought>Look.</thought><execute>SELECT Id FROM Case LIMIT 1</execute>"})
-                      + "\n" + json.dumps({"respond": True, "answer": "None"}) + "\n")  # fmt: skip
+    script.write_text(
+        json.dumps({"content": "<thought>Look.</thought><execute>SELECT Id FROM Case LIMIT 1</execute>"})
+        + "\n"
+        + json.dumps({"respond": True, "answer": "None"})
+        + "\n"
+    )
     with fake_llm("--script", str(script)) as url:
         done, _, records = evaluate(url, "react", running_org, task_file, tmp_path / "run")
     assert done.returncode == 0, done.stderr
@@ -80,16 +111,33 @@ def test_a_script_drives_each_conversation_turn_by_turn(running_org: dict[str, s
     assert records[0]["traj"][3]["content"].startswith("The org answered:\n[{'Id': '500")
 
 
-def test_failures_on_demand_are_retried_and_a_stall_ends_the_run(running_org: dict[str, str], task_file: Path,
-                                                                  tmp_path: Path) -> None:  # fmt: skip
+def test_failures_on_demand_are_retried_and_a_stall_ends_the_run(
+    running_org: dict[str, str], task_file: Path, tmp_path: Path
+) -> None:
     with fake_llm("--fail-first", "2", "--fail-status", "503") as url:
         done, _, records = evaluate(url, "react", running_org, task_file, tmp_path / "flaky")
     assert done.returncode == 0 and [r["status"] for r in records].count("infra_error") == 0
     assert "retrying the endpoint check: HTTP 503: fake-llm: failure on demand (request 1), 1/2" in done.stderr
     with fake_llm("--stall-after", "0") as url:
-        code, stderr, took = crmarena_after(["eval", "--agent", "fc", "--model", "m", "--base-url", url, "--tasks-file",
-                                             str(task_file), "--out", str(tmp_path / "stalled"), "--timeout", "2"],
-                                            clean_env(**running_org), "crmarena eval: model: ")  # fmt: skip
+        code, stderr, took = crmarena_after(
+            [
+                "eval",
+                "--agent",
+                "fc",
+                "--model",
+                "m",
+                "--base-url",
+                url,
+                "--tasks-file",
+                str(task_file),
+                "--out",
+                str(tmp_path / "stalled"),
+                "--timeout",
+                "2",
+            ],
+            clean_env(**running_org),
+            "crmarena eval: model: ",
+        )
     assert code == 5 and "did not answer within 2 s" in stderr.splitlines()[-1]
     assert 2 <= took < 2 + SLACK
 
@@ -97,9 +145,11 @@ def test_failures_on_demand_are_retried_and_a_stall_ends_the_run(running_org: di
 def test_mistakes_are_one_line_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     bad = tmp_path / "script.jsonl"
     bad.write_text('{"say": "hello"}\n')
-    for flags, code, words in ((["--script", str(bad)], 3, "line 1: a step is an object with some of"),
-                               (["--fail-status", "200"], 2, "--fail-status must be an HTTP error status"),
-                               (["--stall-after", "-1"], 2, "--stall-after must be 0 or more")):  # fmt: skip
+    for flags, code, words in (
+        (["--script", str(bad)], 3, "line 1: a step is an object with some of"),
+        (["--fail-status", "200"], 2, "--fail-status must be an HTTP error status"),
+        (["--stall-after", "-1"], 2, "--stall-after must be 0 or more"),
+    ):
         assert main(["fake-llm", *flags]) == code
         error = capsys.readouterr().err
         assert words in error and len(error.strip().splitlines()) == 1

@@ -59,23 +59,41 @@ def test_observations_are_rendered_as_the_original_harness_does() -> None:
         },
         {"attributes": {"type": "Case"}, "Id": "500B", "ClosedDate": None, "Account": None},
     ]
-    assert slim_records(records) == [{"Id": "500A", "Account": {"attributes": {"type": "Account"}, "Name": "X"}},
-                                     {"Id": "500B", "Account": None}]  # fmt: skip
+    assert slim_records(records) == [
+        {"Id": "500A", "Account": {"attributes": {"type": "Account"}, "Name": "X"}},
+        {"Id": "500B", "Account": None},
+    ]
     assert render({"totalSize": 0, "done": True, "records": []}) == "[]"
     assert render({"005A": 3.5}) == "{'005A': 3.5}"
 
 
 def test_responses_are_read_leniently() -> None:
     llm = LLM(EndpointConfig(model="gpt-4o-2024-08-06", base_url="http://127.0.0.1:9/v1"))
-    completion = llm._read({
-        "model": "gpt-4o-2024-08-06",
-        "choices": [{"finish_reason": "tool_calls", "message": {"content": None, "reasoning_content": "hmm", "tool_calls": [
-            {"function": {"name": "get_cases", "arguments": {"statuses": ["Closed"]}}},
-            {"id": "call_0", "function": {"name": "respond", "arguments": None}},
-        ]}}],
-        "usage": {"prompt_tokens": 1000, "completion_tokens": 100, "total_tokens": 1100,
-                  "prompt_tokens_details": {"cached_tokens": 200}},
-    }, 0.1)  # fmt: skip
+    completion = llm._read(
+        {
+            "model": "gpt-4o-2024-08-06",
+            "choices": [
+                {
+                    "finish_reason": "tool_calls",
+                    "message": {
+                        "content": None,
+                        "reasoning_content": "hmm",
+                        "tool_calls": [
+                            {"function": {"name": "get_cases", "arguments": {"statuses": ["Closed"]}}},
+                            {"id": "call_0", "function": {"name": "respond", "arguments": None}},
+                        ],
+                    },
+                }
+            ],
+            "usage": {
+                "prompt_tokens": 1000,
+                "completion_tokens": 100,
+                "total_tokens": 1100,
+                "prompt_tokens_details": {"cached_tokens": 200},
+            },
+        },
+        0.1,
+    )
     assert [call["id"] for call in completion.tool_calls] == ["call_0", "call_0_1"]
     assert (
         completion.tool_calls[0]["arguments"] == '{"statuses": ["Closed"]}'

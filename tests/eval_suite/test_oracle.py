@@ -48,8 +48,11 @@ def key(call: tuple[str, dict[str, Any]]) -> str:
 
 
 def tool_calls(record: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
-    return [(call["function"]["name"], json.loads(call["function"]["arguments"]))
-            for message in record["traj"] for call in message.get("tool_calls", [])]  # fmt: skip
+    return [
+        (call["function"]["name"], json.loads(call["function"]["arguments"]))
+        for message in record["traj"]
+        for call in message.get("tool_calls", [])
+    ]
 
 
 @pytest.fixture(scope="module")

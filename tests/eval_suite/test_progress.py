@@ -20,12 +20,31 @@ from .scripted import Failure, Reply, ScriptedLLM
 
 
 def eval_args(base: RunConfig, url: str, *extra: str) -> list[str]:
-    return ["eval", "--agent", "react", "--model", "m", "--base-url", url, "--tasks-file", str(base.tasks_file),
-            "--db", str(base.db), "--out", str(base.out), "--workers", "1", "--retry-base", "0.01", *extra]  # fmt: skip
+    return [
+        "eval",
+        "--agent",
+        "react",
+        "--model",
+        "m",
+        "--base-url",
+        url,
+        "--tasks-file",
+        str(base.tasks_file),
+        "--db",
+        str(base.db),
+        "--out",
+        str(base.out),
+        "--workers",
+        "1",
+        "--retry-base",
+        "0.01",
+        *extra,
+    ]
 
 
-def test_off_a_terminal_a_run_logs_its_progress_and_its_retries(base_config: RunConfig,
-                                                                capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+def test_off_a_terminal_a_run_logs_its_progress_and_its_retries(
+    base_config: RunConfig, capsys: pytest.CaptureFixture[str]
+) -> None:
     seen: dict[str, int] = {}
 
     def stormy(body: dict[str, Any]) -> Reply | Failure:
@@ -64,8 +83,9 @@ def test_a_line_goes_out_every_30_seconds_even_when_nothing_finishes() -> None:
     progress.retry("HTTP 500: overloaded, 1/6")
     progress.retry("HTTP 500: overloaded, 2/6")
     progress.tick()
-    assert stream.getvalue().splitlines()[-1] == ("eval: retrying a model call: HTTP 500: overloaded, 2/6 "
-                                                  "(and 1 more retries)")  # fmt: skip
+    assert stream.getvalue().splitlines()[-1] == (
+        "eval: retrying a model call: HTTP 500: overloaded, 2/6 (and 1 more retries)"
+    )
 
 
 def test_on_a_terminal_the_bar_shows_the_retry_in_progress() -> None:

@@ -43,18 +43,51 @@ def run_dirs(tmp_path_factory: pytest.TempPathFactory, org_db: Path, task_file: 
     root = tmp_path_factory.mktemp("runs")
     common = {"tasks_file": task_file, "db": org_db, "workers": 2, "retry_base": 0.01, "progress": False}
     with ScriptedLLM(flaky_policy) as llm:
-        run(RunConfig(agent="react", model="scripted", base_url=llm.url, trials=3, out=root / "react", **common,
-                      label="a long run label, as researchers write them: Qwen2.5-7B-Instruct served by vLLM 0.6 on one A100"))  # fmt: skip
+        run(
+            RunConfig(
+                agent="react",
+                model="scripted",
+                base_url=llm.url,
+                trials=3,
+                out=root / "react",
+                **common,
+                label="a long run label, as researchers write them: Qwen2.5-7B-Instruct served by vLLM 0.6 on one A100",
+            )
+        )
     run(RunConfig(agent="null", out=root / "null", **common))
     # The oracle on the committed task set and default org: two instances of every task.
     run(RunConfig(agent="oracle", limit=2, workers=2, progress=False, out=root / "oracle"))
     original = root / "results_gpt-4o_tool_call_all.json"
-    original.write_text(json.dumps([
-        {"task_id": 1, "task_type": "case_routing", "gt_answer": "x", "reward": 1, "agent_info": {"total_cost": 0.5}, "traj": []},
-        {"task_id": 2, "task_type": "best_region_identification", "gt_answer": "CA", "reward": 0,
-         "agent_info": {"source": "api", "content": "Error: the org is down"}, "traj": []},
-        {"task_id": 4, "task_type": "case_routing", "gt_answer": "y", "reward": 0, "agent_info": {"total_cost": 0.5}, "traj": []},
-    ]))  # fmt: skip
+    original.write_text(
+        json.dumps(
+            [
+                {
+                    "task_id": 1,
+                    "task_type": "case_routing",
+                    "gt_answer": "x",
+                    "reward": 1,
+                    "agent_info": {"total_cost": 0.5},
+                    "traj": [],
+                },
+                {
+                    "task_id": 2,
+                    "task_type": "best_region_identification",
+                    "gt_answer": "CA",
+                    "reward": 0,
+                    "agent_info": {"source": "api", "content": "Error: the org is down"},
+                    "traj": [],
+                },
+                {
+                    "task_id": 4,
+                    "task_type": "case_routing",
+                    "gt_answer": "y",
+                    "reward": 0,
+                    "agent_info": {"total_cost": 0.5},
+                    "traj": [],
+                },
+            ]
+        )
+    )
     return {"react": root / "react", "null": root / "null", "oracle": root / "oracle", "original": original}
 
 
@@ -145,23 +178,63 @@ def test_diff_lists_what_one_run_solved_and_the_other_did_not(run_dirs: dict[str
         r["task_id"] for r in react.records if r["status"] != PASSED
     }
     assert set(result["case_routing"]["only_a"]) == solved_by_react & {1, 4}
-    assert result["handle_time"]["only_b"] == [] and 3 in result["handle_time"]["both"] + result["handle_time"]["only_b"] + result["handle_time"]["neither"]
+    assert (
+        result["handle_time"]["only_b"] == []
+        and 3 in result["handle_time"]["both"] + result["handle_time"]["only_b"] + result["handle_time"]["neither"]
+    )
 
 
-def test_the_command_writes_the_report_and_refuses_what_it_cannot_read(run_dirs: dict[str, Path], tmp_path: Path) -> None:
-    done = subprocess.run([sys.executable, "-m", "eval_suite.commands.cli", "report", str(run_dirs["react"]), "--out",
-                           str(tmp_path / "r")], cwd=ROOT, capture_output=True, text=True)  # fmt: skip
+def test_the_command_writes_the_report_and_refuses_what_it_cannot_read(
+    run_dirs: dict[str, Path], tmp_path: Path
+) -> None:
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "eval_suite.commands.cli",
+            "report",
+            str(run_dirs["react"]),
+            "--out",
+            str(tmp_path / "r"),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "r" / "index.html").exists() and "react" in done.stdout
-    refused = subprocess.run([sys.executable, "-m", "eval_suite.commands.cli", "report", str(tmp_path / "nothing")], cwd=ROOT,
-                             capture_output=True, text=True)  # fmt: skip
+    refused = subprocess.run(
+        [sys.executable, "-m", "eval_suite.commands.cli", "report", str(tmp_path / "nothing")],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
     assert refused.returncode == 3 and "no such file" in refused.stderr and "Traceback" not in refused.stderr
     assert refused.stderr.startswith("crmarena report: ") and len(refused.stderr.splitlines()) == 1
-    lone = subprocess.run([sys.executable, "-m", "eval_suite.commands.cli", "report", "diff", str(run_dirs["react"])], cwd=ROOT,
-                          capture_output=True, text=True)  # fmt: skip
-    assert lone.returncode == 2 and lone.stderr == "crmarena report: diff takes exactly two runs: crmarena report diff A B\n"
-    compared = subprocess.run([sys.executable, "-m", "eval_suite.commands.cli", "report", "diff", str(run_dirs["react"]),
-                               str(run_dirs["null"])], cwd=ROOT, capture_output=True, text=True)  # fmt: skip
+    lone = subprocess.run(
+        [sys.executable, "-m", "eval_suite.commands.cli", "report", "diff", str(run_dirs["react"])],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert (
+        lone.returncode == 2
+        and lone.stderr == "crmarena report: diff takes exactly two runs: crmarena report diff A B\n"
+    )
+    compared = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "eval_suite.commands.cli",
+            "report",
+            "diff",
+            str(run_dirs["react"]),
+            str(run_dirs["null"]),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
     assert compared.returncode == 0 and "case_routing:" in compared.stdout
 
 
@@ -194,15 +267,21 @@ def test_the_leaderboard_fits_1280_pixels_with_overall_in_view(report: Any, brow
         box = header.bounding_box()
         assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 1280, box  # Overall is on screen
     assert page.evaluate("document.documentElement.scrollWidth") <= 1280  # nothing to scroll sideways to
-    assert page.evaluate("[...document.querySelectorAll('.table-scroll')].every((box) => box.scrollWidth <= box.clientWidth)")
+    assert page.evaluate(
+        "[...document.querySelectorAll('.table-scroll')].every((box) => box.scrollWidth <= box.clientWidth)"
+    )
     react_cells = table.locator("tbody tr", has_text="react").locator("td").all_inner_texts()
     low, high = float(rows["react"]["Overall_low"]), float(rows["react"]["Overall_high"])
-    assert react_cells[overall].split("\n") == [f"{100 * float(rows['react']['Overall']):.1f}",
-                                                 f"{100 * low:.1f}–{100 * high:.1f}"]  # fmt: skip
+    assert react_cells[overall].split("\n") == [
+        f"{100 * float(rows['react']['Overall']):.1f}",
+        f"{100 * low:.1f}–{100 * high:.1f}",
+    ]
     assert shot.stat().st_size > 0
 
 
-def test_the_page_shows_the_leaderboard_filters_failures_and_opens_turns(report: Any, browser: Any, tmp_path: Path) -> None:
+def test_the_page_shows_the_leaderboard_filters_failures_and_opens_turns(
+    report: Any, browser: Any, tmp_path: Path
+) -> None:
     page = browser.new_page(viewport={"width": 1280, "height": 800})
     problems: list[str] = []
     page.on("console", lambda message: problems.append(message.text) if message.type == "error" else None)
@@ -212,7 +291,7 @@ def test_the_page_shows_the_leaderboard_filters_failures_and_opens_turns(report:
     # The browser opens on what went wrong: every failure and error is listed before the first pass.
     opened = page.locator("#attempts tbody tr td:nth-child(5)").all_inner_texts()
     assert "passed" in opened and opened[0] != "passed"
-    assert "passed" not in opened[: opened.index("passed")] and set(opened[opened.index("passed"):]) == {"passed"}
+    assert "passed" not in opened[: opened.index("passed")] and set(opened[opened.index("passed") :]) == {"passed"}
     react = page.locator("#attempts tbody tr", has_text="react").first
     react.click()
     page.wait_for_selector("#detail .turn")
@@ -220,7 +299,9 @@ def test_the_page_shows_the_leaderboard_filters_failures_and_opens_turns(report:
     assert usage.startswith("100 in · 10 out · ") and usage.endswith(" s · cost unknown")  # per-turn tokens, latency
     owner = page.locator("#detail .turn.observation pre a").first
     href = owner.get_attribute("href")
-    assert href == f"https://127.0.0.1:8443/lightning/r/{owner.inner_text()}/view" and owner.inner_text().startswith("005")
+    assert href == f"https://127.0.0.1:8443/lightning/r/{owner.inner_text()}/view" and owner.inner_text().startswith(
+        "005"
+    )
     page.select_option("#filter-status", "failures")
     verdicts = page.locator("#attempts tbody tr td:nth-child(5)").all_inner_texts()
     assert verdicts and all(verdict != "passed" for verdict in verdicts)

@@ -29,9 +29,29 @@ def slow_react(body: dict[str, Any]) -> Reply:
 
 
 def eval_command(base: RunConfig, url: str, out: Path) -> list[str]:
-    return [sys.executable, "-m", "eval_suite.commands.cli", "eval", "--agent", "react", "--model", "scripted-model",
-            "--base-url", url, "--tasks-file", str(base.tasks_file), "--db", str(base.db), "--out", str(out),
-            "--trials", "3", "--workers", "2", "--no-progress"]  # fmt: skip
+    return [
+        sys.executable,
+        "-m",
+        "eval_suite.commands.cli",
+        "eval",
+        "--agent",
+        "react",
+        "--model",
+        "scripted-model",
+        "--base-url",
+        url,
+        "--tasks-file",
+        str(base.tasks_file),
+        "--db",
+        str(base.db),
+        "--out",
+        str(out),
+        "--trials",
+        "3",
+        "--workers",
+        "2",
+        "--no-progress",
+    ]
 
 
 def outcomes(out: Path) -> dict[tuple[int, int], tuple[Any, ...]]:
@@ -45,8 +65,9 @@ def test_a_killed_run_resumed_equals_an_uninterrupted_one(base_config: RunConfig
     whole, broken = tmp_path / "whole", tmp_path / "broken"
     with ScriptedLLM(slow_react) as llm:
         assert run(config(base_config, base_url=llm.url, trials=3, out=whole)).exit_code == 0
-        process = subprocess.Popen(eval_command(base_config, llm.url, broken), stdout=subprocess.DEVNULL,
-                                   stderr=subprocess.DEVNULL)  # fmt: skip
+        process = subprocess.Popen(
+            eval_command(base_config, llm.url, broken), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline and len(read_records(broken / RECORDS_FILE)) < 3:
             time.sleep(0.02)
@@ -92,6 +113,15 @@ def test_a_replay_cache_reproduces_a_run_without_a_model(base_config: RunConfig,
     replayed = run(config(base_config, base_url=llm.url, cache=cache, cache_mode="replay", out=tmp_path / "again"))
     assert [r["traj"] for r in replayed.records] == [r["traj"] for r in recorded.records]
     assert all(call["cached"] for r in replayed.records for call in r["calls"])
-    missing = run(config(base_config, base_url=llm.url, cache=cache, cache_mode="replay", out=tmp_path / "other",
-                         max_turns=5, temperature=0.5))  # fmt: skip
+    missing = run(
+        config(
+            base_config,
+            base_url=llm.url,
+            cache=cache,
+            cache_mode="replay",
+            out=tmp_path / "other",
+            max_turns=5,
+            temperature=0.5,
+        )
+    )
     assert missing.stopped.startswith("stopped at a fatal error: replay-only cache")

@@ -30,7 +30,13 @@ def runs(tmp_path_factory: pytest.TempPathFactory, org_db: Path, task_file: Path
     root = tmp_path_factory.mktemp("configurations")
     v2_file = root / "tasks-v2.jsonl"
     v2_file.write_text("".join(json.dumps({**row, "task_set": V2}) + "\n" for row in task_rows()))
-    common: dict[str, Any] = {"tasks_file": task_file, "db": org_db, "workers": 2, "retry_base": 0.01, "progress": False}
+    common: dict[str, Any] = {
+        "tasks_file": task_file,
+        "db": org_db,
+        "workers": 2,
+        "retry_base": 0.01,
+        "progress": False,
+    }
     with ScriptedLLM(react_policy) as llm:
         model = {"agent": "react", "model": "scripted", "base_url": llm.url}
         run(RunConfig(out=root / "cold", **model, **common))
@@ -45,8 +51,23 @@ def runs(tmp_path_factory: pytest.TempPathFactory, org_db: Path, task_file: Path
 
 def test_the_manifest_records_the_whole_configuration(runs: dict[str, Path]) -> None:
     manifest = json.loads((runs["warm"] / "run.json").read_text())
-    for field in ("model", "agent", "base_url", "temperature", "prompt_sha256", "tools", "tasks_sha256", "task_set",
-                  "sampling", "plan", "org_sha256", "target", "label", "seed", "max_turns"):  # fmt: skip
+    for field in (
+        "model",
+        "agent",
+        "base_url",
+        "temperature",
+        "prompt_sha256",
+        "tools",
+        "tasks_sha256",
+        "task_set",
+        "sampling",
+        "plan",
+        "org_sha256",
+        "target",
+        "label",
+        "seed",
+        "max_turns",
+    ):
         assert field in manifest, field
     assert manifest["temperature"] == 0.7 and manifest["sampling"] == {} and manifest["task_set"] is None
     assert json.loads((runs["null-v2"] / "run.json").read_text())["task_set"] == V2
@@ -66,7 +87,9 @@ def test_the_report_keeps_runs_of_different_configurations_apart_and_says_what_d
     assert any(label.startswith("baseline · scripted · react") for label in labels)
     table = list(csv.DictReader((tmp_path / "leaderboard.csv").open()))
     assert {row["task_set"] for row in table if row["agent"] == "null"} == {
-        "task set v1", "task set v2 (org seed 3, scale 1.0, sha256 abababab)"}  # fmt: skip
+        "task set v1",
+        "task set v2 (org seed 3, scale 1.0, sha256 abababab)",
+    }
     markdown = (tmp_path / "leaderboard.md").read_text()
     assert "## task set v1" in markdown and "## task set v2 (org seed 3" in markdown  # v1 and v2 never share a column
     v1, v2 = markdown.split("## task set v2")
@@ -74,7 +97,9 @@ def test_the_report_keeps_runs_of_different_configurations_apart_and_says_what_d
     assert "task set v2" in report.terminal and "sampling limit 1" in report.terminal
 
 
-def test_report_diff_labels_its_sides_by_what_differs(runs: dict[str, Path], capsys: pytest.CaptureFixture[str]) -> None:
+def test_report_diff_labels_its_sides_by_what_differs(
+    runs: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["report", "diff", str(runs["cold"]), str(runs["warm"])]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == "A: scripted · react · temperature 0.0" and lines[1] == "B: scripted · react · temperature 0.7"
@@ -88,9 +113,25 @@ def test_report_diff_labels_its_sides_by_what_differs(runs: dict[str, Path], cap
     assert same["a"] == f"null ({runs['null-v1']})" and same["b"] == f"null ({runs['null-again']})"
 
 
-def test_a_partial_run_has_no_overall(base_config: RunConfig, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code = main(["eval", "--agent", "null", "--tasks", "case_routing", "--tasks-file", str(base_config.tasks_file),
-                 "--db", str(base_config.db), "--out", str(tmp_path / "run"), "--no-progress"])  # fmt: skip
+def test_a_partial_run_has_no_overall(
+    base_config: RunConfig, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = main(
+        [
+            "eval",
+            "--agent",
+            "null",
+            "--tasks",
+            "case_routing",
+            "--tasks-file",
+            str(base_config.tasks_file),
+            "--db",
+            str(base_config.db),
+            "--out",
+            str(tmp_path / "run"),
+            "--no-progress",
+        ]
+    )
     assert code == 0
     out = capsys.readouterr().out
     summary = json.loads((tmp_path / "run" / "summary.json").read_text())
@@ -104,10 +145,21 @@ def test_a_partial_run_has_no_overall(base_config: RunConfig, tmp_path: Path, ca
     assert report.rows[0].n == "2×1"
 
 
-def test_resuming_a_subset_never_shrinks_the_summary(base_config: RunConfig, tmp_path: Path,
-                                                     capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
-    args = ["eval", "--agent", "null", "--tasks-file", str(base_config.tasks_file), "--db", str(base_config.db),
-            "--out", str(tmp_path / "run"), "--no-progress"]  # fmt: skip
+def test_resuming_a_subset_never_shrinks_the_summary(
+    base_config: RunConfig, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = [
+        "eval",
+        "--agent",
+        "null",
+        "--tasks-file",
+        str(base_config.tasks_file),
+        "--db",
+        str(base_config.db),
+        "--out",
+        str(tmp_path / "run"),
+        "--no-progress",
+    ]
     assert main(args) == 0
     whole = json.loads((tmp_path / "run" / "summary.json").read_text())
     capsys.readouterr()
@@ -120,10 +172,26 @@ def test_resuming_a_subset_never_shrinks_the_summary(base_config: RunConfig, tmp
     assert f"{100 * whole['overall']['score']['value']:.1f}%" in printed and overall in table  # the two tables agree
 
 
-def test_the_target_is_named_at_the_start_and_in_the_summary(base_config: RunConfig, tmp_path: Path,
-                                                             capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
-    assert main(["eval", "--agent", "null", "--tasks-file", str(base_config.tasks_file), "--db", str(base_config.db),
-                 "--out", str(tmp_path / "run"), "--no-progress"]) == 0  # fmt: skip
+def test_the_target_is_named_at_the_start_and_in_the_summary(
+    base_config: RunConfig, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert (
+        main(
+            [
+                "eval",
+                "--agent",
+                "null",
+                "--tasks-file",
+                str(base_config.tasks_file),
+                "--db",
+                str(base_config.db),
+                "--out",
+                str(tmp_path / "run"),
+                "--no-progress",
+            ]
+        )
+        == 0
+    )
     captured = capsys.readouterr()
     named = f"the mock org (a private read-only copy of {base_config.db})"
     assert f"crmarena eval: target: {named}" in captured.err.splitlines()[1]
@@ -133,9 +201,12 @@ def test_the_target_is_named_at_the_start_and_in_the_summary(base_config: RunCon
 
 @pytest.mark.parametrize("variable", ["SALESFORCE_USERNAME", "SALESFORCE_INSTANCE_URL"])
 def test_salesforce_variables_without_a_target_are_refused(
-    variable: str, base_config: RunConfig, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    variable: str,
+    base_config: RunConfig,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
-) -> None:  # fmt: skip
+) -> None:
     monkeypatch.delenv("CRMARENA_TARGET", raising=False)
     monkeypatch.setenv(variable, "me@example.com")
     args = ["eval", "--agent", "null", "--tasks-file", str(base_config.tasks_file), "--out", str(tmp_path / "run")]

@@ -56,8 +56,20 @@ def test_an_always_none_agent_on_a_sample_scores_what_it_scores_on_the_whole_set
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     tasks = ["top_issue_identification", "handle_time", "case_routing"]
-    code = main(["eval", "--agent", "null", "--sample", "10", "--tasks", ",".join(tasks), "--out",
-                 str(tmp_path / "pilot"), "--no-progress"])  # fmt: skip
+    code = main(
+        [
+            "eval",
+            "--agent",
+            "null",
+            "--sample",
+            "10",
+            "--tasks",
+            ",".join(tasks),
+            "--out",
+            str(tmp_path / "pilot"),
+            "--no-progress",
+        ]
+    )
     assert code == 0
     assert "a sample of 10 per task (stratified by answer kind, seed 0)" in capsys.readouterr().err
     summary = json.loads((tmp_path / "pilot" / "summary.json").read_text())
@@ -69,20 +81,70 @@ def test_an_always_none_agent_on_a_sample_scores_what_it_scores_on_the_whole_set
     first = select(committed, ["top_issue_identification"], 10)
     share = sum(instance.answer is None for instance in first) / len(first)
     assert share >= 0.5 > none_share(list(committed.instances), "top_issue_identification")
-    assert main(["eval", "--agent", "null", "--limit", "2", "--tasks", "case_routing", "--out",
-                 str(tmp_path / "smoke"), "--no-progress"]) == 0  # fmt: skip
-    assert "the first 2 of each task in file order (not a representative sample: --sample is)" in capsys.readouterr().err
+    assert (
+        main(
+            [
+                "eval",
+                "--agent",
+                "null",
+                "--limit",
+                "2",
+                "--tasks",
+                "case_routing",
+                "--out",
+                str(tmp_path / "smoke"),
+                "--no-progress",
+            ]
+        )
+        == 0
+    )
+    assert (
+        "the first 2 of each task in file order (not a representative sample: --sample is)" in capsys.readouterr().err
+    )
 
 
-def test_limit_and_sample_exclude_each_other_and_a_run_keeps_its_rule(base_config: RunConfig, tmp_path: Path,
-                                                                      capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
-    code = main(["eval", "--agent", "null", "--limit", "3", "--sample", "3", "--tasks-file", str(base_config.tasks_file),
-                 "--db", str(base_config.db), "--out", str(tmp_path / "x")])  # fmt: skip
+def test_limit_and_sample_exclude_each_other_and_a_run_keeps_its_rule(
+    base_config: RunConfig, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = main(
+        [
+            "eval",
+            "--agent",
+            "null",
+            "--limit",
+            "3",
+            "--sample",
+            "3",
+            "--tasks-file",
+            str(base_config.tasks_file),
+            "--db",
+            str(base_config.db),
+            "--out",
+            str(tmp_path / "x"),
+        ]
+    )
     assert code == 2 and "exclude each other" in capsys.readouterr().err
-    first = run(RunConfig(agent="null", tasks_file=base_config.tasks_file, db=base_config.db, out=tmp_path / "run",
-                          sample=1, progress=False))  # fmt: skip
+    first = run(
+        RunConfig(
+            agent="null",
+            tasks_file=base_config.tasks_file,
+            db=base_config.db,
+            out=tmp_path / "run",
+            sample=1,
+            progress=False,
+        )
+    )
     assert first.manifest["sampling"] == {"sample": 1, "seed": 0} and len(first.records) == 3
     assert first.manifest["plan"] == {"case_routing": 1, "best_region_identification": 1, "handle_time": 1}
     with pytest.raises(RunRefused, match="sampling"):
-        run(RunConfig(agent="null", tasks_file=base_config.tasks_file, db=base_config.db, out=tmp_path / "run",
-                      sample=1, sample_seed=4, progress=False))  # fmt: skip
+        run(
+            RunConfig(
+                agent="null",
+                tasks_file=base_config.tasks_file,
+                db=base_config.db,
+                out=tmp_path / "run",
+                sample=1,
+                sample_seed=4,
+                progress=False,
+            )
+        )

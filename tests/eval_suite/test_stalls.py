@@ -29,12 +29,29 @@ def test_a_stalled_org_ends_the_run_within_its_timeout(target: str, task_file: P
             env = clean_env(CRMARENA_MOCK_URL=f"https://127.0.0.1:{port}", CRMARENA_USERNAME="admin@example.com")
             flags = ["--org-timeout", str(TIMEOUT)]
         else:  # a real org's SOAP login, the timeout from the variable
-            env = clean_env(CRMARENA_TARGET="salesforce", SALESFORCE_USERNAME="me@example.com", SALESFORCE_PASSWORD="x",
-                            SALESFORCE_DOMAIN=f"127.0.0.1:{port}/login", CRMARENA_ORG_TIMEOUT=str(TIMEOUT))  # fmt: skip
+            env = clean_env(
+                CRMARENA_TARGET="salesforce",
+                SALESFORCE_USERNAME="me@example.com",
+                SALESFORCE_PASSWORD="x",
+                SALESFORCE_DOMAIN=f"127.0.0.1:{port}/login",
+                CRMARENA_ORG_TIMEOUT=str(TIMEOUT),
+            )
             flags = []
-        code, stderr, took = crmarena_after(["eval", "--agent", "null", "--tasks-file", str(task_file), "--out",
-                                             str(tmp_path / "run"), "--no-progress", *flags], env,
-                                            "crmarena eval: target: ")  # fmt: skip
+        code, stderr, took = crmarena_after(
+            [
+                "eval",
+                "--agent",
+                "null",
+                "--tasks-file",
+                str(task_file),
+                "--out",
+                str(tmp_path / "run"),
+                "--no-progress",
+                *flags,
+            ],
+            env,
+            "crmarena eval: target: ",
+        )
     assert code == 5, stderr
     last = stderr.strip().splitlines()[-1]
     assert f"did not answer within {TIMEOUT} s" in last and "cannot be used" in last, last
@@ -50,10 +67,28 @@ def test_an_endpoint_that_cannot_answer_at_the_start_is_unavailable(
     agent: str, peer: str, running_org: dict[str, str], task_file: Path, tmp_path: Path
 ) -> None:
     def attempt(url: str) -> tuple[int, str, float]:
-        return crmarena_after(["eval", "--agent", agent, "--model", "m", "--base-url", url, "--tasks-file",
-                               str(task_file), "--out", str(tmp_path / "run"), "--timeout", str(TIMEOUT),
-                               "--retry-base", "0.01", "--no-progress"], clean_env(**running_org),
-                              "crmarena eval: model: ")  # fmt: skip
+        return crmarena_after(
+            [
+                "eval",
+                "--agent",
+                agent,
+                "--model",
+                "m",
+                "--base-url",
+                url,
+                "--tasks-file",
+                str(task_file),
+                "--out",
+                str(tmp_path / "run"),
+                "--timeout",
+                str(TIMEOUT),
+                "--retry-base",
+                "0.01",
+                "--no-progress",
+            ],
+            clean_env(**running_org),
+            "crmarena eval: model: ",
+        )
 
     if peer == "down":
         code, stderr, took = attempt(f"http://127.0.0.1:{free_port()}/v1")
@@ -78,9 +113,24 @@ def test_an_endpoint_that_cannot_answer_at_the_start_is_unavailable(
 
 def test_the_endpoint_check_shows_its_retries(running_org: dict[str, str], task_file: Path, tmp_path: Path) -> None:
     with ScriptedLLM(lambda body: Failure(503, message="warming up"), answer_checks=False) as llm:
-        done, _ = crmarena(["eval", "--agent", "react", "--model", "m", "--base-url", llm.url, "--tasks-file",
-                            str(task_file), "--out", str(tmp_path / "run"), "--retry-base", "0.01"],
-                           clean_env(**running_org))  # fmt: skip
+        done, _ = crmarena(
+            [
+                "eval",
+                "--agent",
+                "react",
+                "--model",
+                "m",
+                "--base-url",
+                llm.url,
+                "--tasks-file",
+                str(task_file),
+                "--out",
+                str(tmp_path / "run"),
+                "--retry-base",
+                "0.01",
+            ],
+            clean_env(**running_org),
+        )
     assert done.returncode == 5
     assert "retrying the endpoint check: HTTP 503: warming up, 1/2" in done.stderr
     assert "retrying the endpoint check: HTTP 503: warming up, 2/2" in done.stderr
@@ -91,8 +141,17 @@ def test_a_model_call_that_stalls_mid_run_is_an_infrastructure_error(base_config
         return react_policy(body) if turns(body) == 0 else STALL
 
     with ScriptedLLM(policy) as llm:
-        result = run(config(base_config, base_url=llm.url, tasks=("handle_time",), workers=1, timeout=1.0, retries=1,
-                            max_infra_errors=0))  # fmt: skip
+        result = run(
+            config(
+                base_config,
+                base_url=llm.url,
+                tasks=("handle_time",),
+                workers=1,
+                timeout=1.0,
+                retries=1,
+                max_infra_errors=0,
+            )
+        )
     record = result.records[0]
     assert record["status"] == "infra_error" and record["error"]["source"] == "llm"
     assert "no answer within 1 s" in record["error"]["message"] and record["traj"]  # the turns so far are kept
@@ -120,8 +179,17 @@ def test_an_org_that_stalls_mid_run_is_an_infrastructure_error(
 
         monkeypatch.setattr(Target, "connect", stalled_session)
         with ScriptedLLM(react_policy) as llm:
-            result = run(config(base_config, base_url=llm.url, workers=1, max_infra_errors=0, tasks=("handle_time",),
-                                db=None, org_timeout=1.0))  # fmt: skip
+            result = run(
+                config(
+                    base_config,
+                    base_url=llm.url,
+                    workers=1,
+                    max_infra_errors=0,
+                    tasks=("handle_time",),
+                    db=None,
+                    org_timeout=1.0,
+                )
+            )
     record = result.records[0]
     assert record["status"] == "infra_error" and record["error"]["source"] == "org", record["error"]
     # A request the org accepted and never answered is not retried: one timeout of one second ends the attempt.

@@ -48,8 +48,18 @@ def finished_run(org_db: Path, task_file: Path, tmp_path_factory: pytest.TempPat
 
 
 def eval_args(bad: Path, work: Path, org_db: Path, finished: Path) -> list[str]:
-    return ["eval", "--agent", "null", "--tasks-file", str(bad), "--db", str(org_db), "--out", str(work / "run"),
-            "--no-progress"]  # fmt: skip
+    return [
+        "eval",
+        "--agent",
+        "null",
+        "--tasks-file",
+        str(bad),
+        "--db",
+        str(org_db),
+        "--out",
+        str(work / "run"),
+        "--no-progress",
+    ]
 
 
 def doctor_args(bad: Path, work: Path, org_db: Path, finished: Path) -> list[str]:
@@ -68,8 +78,24 @@ def remap_args(bad: Path, work: Path, org_db: Path, finished: Path) -> list[str]
 
 
 def conformance_args(bad: Path, work: Path, org_db: Path, finished: Path) -> list[str]:
-    return ["conformance", "--a", "mock", "--db-a", str(org_db), "--b", "mock", "--db-b", str(org_db),
-            "--suite", "reference", "--tasks-file", str(bad), "--out", str(work / "report.json"), "--no-progress"]  # fmt: skip
+    return [
+        "conformance",
+        "--a",
+        "mock",
+        "--db-a",
+        str(org_db),
+        "--b",
+        "mock",
+        "--db-b",
+        str(org_db),
+        "--suite",
+        "reference",
+        "--tasks-file",
+        str(bad),
+        "--out",
+        str(work / "report.json"),
+        "--no-progress",
+    ]
 
 
 def rescore_args(bad: Path, work: Path, org_db: Path, finished: Path) -> list[str]:

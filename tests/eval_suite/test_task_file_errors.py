@@ -39,8 +39,17 @@ def without(number: int, field: str) -> list[Any]:
 
 def original_array(rows: list[dict[str, Any]]) -> str:
     """The original's layout: a pretty-printed JSON array, task under ``type``, one key per line."""
-    converted = [{"idx": row["idx"], "answer": row["answer"], "type": row["task"], "metadata": row["metadata"],
-                  "reward_metric": row["reward_metric"], "query": row["query"]} for row in rows]  # fmt: skip
+    converted = [
+        {
+            "idx": row["idx"],
+            "answer": row["answer"],
+            "type": row["task"],
+            "metadata": row["metadata"],
+            "reward_metric": row["reward_metric"],
+            "query": row["query"],
+        }
+        for row in rows
+    ]
     return json.dumps(converted, indent=2)
 
 
@@ -101,8 +110,11 @@ def test_a_bad_task_file_is_exit_3_naming_file_line_and_field(
 def test_rescore_refuses_a_bad_gold_file_the_same_way(
     base_config: RunConfig, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    result = run(RunConfig(agent="null", tasks_file=base_config.tasks_file, db=base_config.db, out=tmp_path / "run",
-                           progress=False))  # fmt: skip
+    result = run(
+        RunConfig(
+            agent="null", tasks_file=base_config.tasks_file, db=base_config.db, out=tmp_path / "run", progress=False
+        )
+    )
     path = write(tmp_path, jsonl(with_row(1, answer={"no": "answer"})))
     assert main(["rescore", str(result.out), "--tasks-file", str(path)]) == 3
     assert f"{path} line 2: field 'answer' must be" in capsys.readouterr().err

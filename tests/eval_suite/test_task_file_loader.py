@@ -34,6 +34,8 @@ def test_both_layouts_read_the_same_instances_and_the_task_set_round_trips(tmp_p
     assert [json.loads(line)["task_set"] for line in again.read_text().splitlines()] == [V2] * 4
     plain = tmp_path / "plain.jsonl"
     write_jsonl(plain, list(read_task_file(ours).instances))
-    assert all("task_set" not in json.loads(line) for line in plain.read_text().splitlines())  # v1 files stay as they were
+    assert all(
+        "task_set" not in json.loads(line) for line in plain.read_text().splitlines()
+    )  # v1 files stay as they were
     with pytest.raises(TaskFileError, match="no such task file"):
         read_task_file(tmp_path / "missing.jsonl")

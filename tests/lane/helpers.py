@@ -18,8 +18,13 @@ from fixtures import default_org
 from mock_org.server.serve import RunningOrg, serve_org
 
 # Children that come with a kept parent (the rest of the cut is the closure over references).
-CHILDREN = {"CaseHistory__c": "CaseId__c", "EmailMessage": "ParentId", "LiveChatTranscript": "CaseId",
-            "Contact": "AccountId", "ProductCategoryProduct": "ProductId"}  # fmt: skip
+CHILDREN = {
+    "CaseHistory__c": "CaseId__c",
+    "EmailMessage": "ParentId",
+    "LiveChatTranscript": "CaseId",
+    "Contact": "AccountId",
+    "ProductCategoryProduct": "ProductId",
+}
 ORG_COMPUTED = {"Name", "IsPersonAccount", "IsClosed", "TotalPrice", "TotalAmount", "IsStandard"}
 
 
@@ -77,8 +82,12 @@ class EmptyOrg:
 
     def env(self) -> dict[str, str]:
         """The environment of a crmarena command that targets this org as a real one."""
-        return {"CRMARENA_TARGET": "salesforce", "SALESFORCE_INSTANCE_URL": self.url,
-                "SALESFORCE_SESSION_ID": self.connect().session_id, "REQUESTS_CA_BUNDLE": str(self.ca_bundle)}  # fmt: skip
+        return {
+            "CRMARENA_TARGET": "salesforce",
+            "SALESFORCE_INSTANCE_URL": self.url,
+            "SALESFORCE_SESSION_ID": self.connect().session_id,
+            "REQUESTS_CA_BUNDLE": str(self.ca_bundle),
+        }
 
 
 @contextmanager
@@ -117,8 +126,9 @@ def compared_fields(dump: Dump, name: str) -> list[str]:
 def source_digest(dump: Dump, name: str) -> tuple[int, str]:
     """Row count and content hash of an object in the dump (Ids as they are)."""
     fields = compared_fields(dump, name)
-    lines = sorted(repr((row["Id"], *(normalised(_bool(dump, name, f, row[f])) for f in fields)))
-                   for row in dump.rows(name))  # fmt: skip
+    lines = sorted(
+        repr((row["Id"], *(normalised(_bool(dump, name, f, row[f])) for f in fields))) for row in dump.rows(name)
+    )
     return len(lines), hashlib.sha256("\n".join(lines).encode()).hexdigest()
 
 

@@ -29,9 +29,13 @@ def test_every_custom_field_of_the_schema_is_there_with_its_type(tmp_path: Path)
     schema = json.loads(DEFAULT_SCHEMA.read_text())
     custom = [(o["name"], f) for o in schema["objects"] for f in o["fields"] if f["name"].endswith("__c")]
     assert {(name, f["name"]) for name, f in custom} >= {
-        ("Case", "OrderItemId__c"), ("Case", "IssueId__c"), ("Knowledge__kav", "FAQ_Answer__c"),
-        ("Product2", "External_ID__c"), ("CaseHistory__c", "CaseId__c"), ("Issue__c", "Description__c"),
-    }  # fmt: skip
+        ("Case", "OrderItemId__c"),
+        ("Case", "IssueId__c"),
+        ("Knowledge__kav", "FAQ_Answer__c"),
+        ("Product2", "External_ID__c"),
+        ("CaseHistory__c", "CaseId__c"),
+        ("Issue__c", "Description__c"),
+    }
     objects = project / "force-app/main/default/objects"
     for name, field in custom:
         root = ET.parse(objects / name / "fields" / f"{field['name']}.field-meta.xml").getroot()
@@ -73,8 +77,12 @@ def test_custom_objects_and_the_permission_set(tmp_path: Path) -> None:
         project / "force-app/main/default/permissionsets/CRMArena_Lane.permissionset-meta.xml"
     ).getroot()
     granted = {node.text for node in permission_set.findall("md:fieldPermissions/md:field", NS)}
-    optional = {f"{o['name']}.{f['name']}" for o in schema["objects"] for f in o["fields"]
-                if f["name"].endswith("__c") and f.get("nillable", True)}  # fmt: skip
+    optional = {
+        f"{o['name']}.{f['name']}"
+        for o in schema["objects"]
+        for f in o["fields"]
+        if f["name"].endswith("__c") and f.get("nillable", True)
+    }
     assert granted == optional
     assert {n.text for n in permission_set.findall("md:objectPermissions/md:object", NS)} == {
         o["name"] for o in customs

@@ -24,17 +24,33 @@ def empty_org():
 
 def test_an_empty_org_has_the_standard_records_and_the_users_only(empty_org) -> None:
     sf = empty_org.connect()
-    counts = {name: sf.query(f"SELECT COUNT() FROM {name}")["totalSize"]
-              for name in ("User", "Profile", "RecordType", "Group", "Organization", "Pricebook2", "Account",
-                           "Case", "Knowledge__kav", "ProductCatalog", "LiveChatVisitor", "PricebookEntry")}  # fmt: skip
+    counts = {
+        name: sf.query(f"SELECT COUNT() FROM {name}")["totalSize"]
+        for name in (
+            "User",
+            "Profile",
+            "RecordType",
+            "Group",
+            "Organization",
+            "Pricebook2",
+            "Account",
+            "Case",
+            "Knowledge__kav",
+            "ProductCatalog",
+            "LiveChatVisitor",
+            "PricebookEntry",
+        )
+    }
     with closing(sqlite3.connect(default_org())) as dump:  # an empty org keeps the default org's users, as many
         (users,) = dump.execute('SELECT COUNT(*) FROM "User"').fetchone()  # as the org the lane will push to
     assert users > 1 and counts["User"] == users and counts["Profile"] == 3 and counts["Organization"] == 1
     assert counts["RecordType"] == 1 and counts["Group"] == 1
     assert counts["Pricebook2"] == 1  # the Standard Price Book
     assert sf.query("SELECT IsStandard FROM Pricebook2")["records"][0]["IsStandard"] is True
-    assert all(counts[name] == 0 for name in ("Account", "Case", "Knowledge__kav", "ProductCatalog",
-                                              "LiveChatVisitor", "PricebookEntry"))  # fmt: skip
+    assert all(
+        counts[name] == 0
+        for name in ("Account", "Case", "Knowledge__kav", "ProductCatalog", "LiveChatVisitor", "PricebookEntry")
+    )
     assert sf.search("FIND {shoes} IN ALL FIELDS RETURNING Product2(Id), Knowledge__kav(Id)")["searchRecords"] == []
     created = sf.Issue__c.create({"Name": "Fresh"})["id"]
     assert created[3:5] == "Fr"  # its own pod: never an Id of the dump

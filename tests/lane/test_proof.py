@@ -34,8 +34,12 @@ CRMARENA = [sys.executable, "-m", "eval_suite.commands.cli"]
 @contextmanager
 def served_empty_org(tls_dir: Path) -> Iterator[dict[str, str]]:
     """`crmarena serve --empty` on a free port; the environment that targets it as a real org."""
-    server = subprocess.Popen([*CRMARENA, "serve", "--empty", "--port", "0", "--tls-dir", str(tls_dir)],
-                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)  # fmt: skip
+    server = subprocess.Popen(
+        [*CRMARENA, "serve", "--empty", "--port", "0", "--tls-dir", str(tls_dir)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     try:
         exported: dict[str, str] = {}
         for line in server.stdout:
@@ -44,10 +48,14 @@ def served_empty_org(tls_dir: Path) -> Iterator[dict[str, str]]:
             if line.startswith("Ctrl-C"):
                 break
         hostport = exported["CRMARENA_URL"].removeprefix("https://")
-        yield {"CRMARENA_TARGET": "salesforce", "SALESFORCE_USERNAME": exported["CRMARENA_USERNAME"],
-               "SALESFORCE_PASSWORD": exported["CRMARENA_PASSWORD"],
-               "SALESFORCE_SECURITY_TOKEN": exported["CRMARENA_SECURITY_TOKEN"],
-               "SALESFORCE_DOMAIN": f"{hostport}/login", "REQUESTS_CA_BUNDLE": exported["REQUESTS_CA_BUNDLE"]}  # fmt: skip
+        yield {
+            "CRMARENA_TARGET": "salesforce",
+            "SALESFORCE_USERNAME": exported["CRMARENA_USERNAME"],
+            "SALESFORCE_PASSWORD": exported["CRMARENA_PASSWORD"],
+            "SALESFORCE_SECURITY_TOKEN": exported["CRMARENA_SECURITY_TOKEN"],
+            "SALESFORCE_DOMAIN": f"{hostport}/login",
+            "REQUESTS_CA_BUNDLE": exported["REQUESTS_CA_BUNDLE"],
+        }
     finally:
         server.send_signal(signal.SIGINT)
         server.wait(timeout=60)
@@ -56,15 +64,20 @@ def served_empty_org(tls_dir: Path) -> Iterator[dict[str, str]]:
 def _login(env: dict[str, str]) -> Salesforce:
     session = requests.Session()
     session.verify, session.trust_env = env["REQUESTS_CA_BUNDLE"], False
-    return Salesforce(username=env["SALESFORCE_USERNAME"], password=env["SALESFORCE_PASSWORD"],
-                      security_token=env["SALESFORCE_SECURITY_TOKEN"], domain=env["SALESFORCE_DOMAIN"],
-                      session=session)  # fmt: skip
+    return Salesforce(
+        username=env["SALESFORCE_USERNAME"],
+        password=env["SALESFORCE_PASSWORD"],
+        security_token=env["SALESFORCE_SECURITY_TOKEN"],
+        domain=env["SALESFORCE_DOMAIN"],
+        session=session,
+    )
 
 
 def _grant_audit_fields(sf: Salesforce, username: str) -> None:
     me = sf.query(f"SELECT Id FROM User WHERE Username = '{username}'")["records"][0]["Id"]
-    permission_set = sf.PermissionSet.create({"Name": "CRMArena_Lane", "Label": "CRMArena Lane",
-                                              "PermissionsCreateAuditFields": True})["id"]  # fmt: skip
+    permission_set = sf.PermissionSet.create(
+        {"Name": "CRMArena_Lane", "Label": "CRMArena Lane", "PermissionsCreateAuditFields": True}
+    )["id"]
     sf.PermissionSetAssignment.create({"AssigneeId": me, "PermissionSetId": permission_set})
 
 
@@ -99,17 +112,44 @@ def test_the_default_org_pushed_into_an_empty_org_scores_every_task(tmp_path: Pa
         remap = [*CRMARENA, "tasks", "remap", str(default_tasks()), "--idmap", str(interrupted), "--out", str(remapped)]
         assert subprocess.run(remap, capture_output=True).returncode == 0
         evaluation = subprocess.run(
-            [*CRMARENA, "eval", "--agent", "oracle", "--tasks-file", str(remapped), "--out", str(tmp_path / "run"),
-             "--no-progress"], env={**os.environ, **env}, capture_output=True, text=True, timeout=3600,
-        )  # fmt: skip
+            [
+                *CRMARENA,
+                "eval",
+                "--agent",
+                "oracle",
+                "--tasks-file",
+                str(remapped),
+                "--out",
+                str(tmp_path / "run"),
+                "--no-progress",
+            ],
+            env={**os.environ, **env},
+            capture_output=True,
+            text=True,
+            timeout=3600,
+        )
         assert evaluation.returncode == 0, evaluation.stderr
         assert "attempts: 1170 passed" in evaluation.stdout
         report = tmp_path / "conformance.json"
         conformance = subprocess.run(
-            [*CRMARENA, "conformance", "--a", "mock", "--b", "salesforce", "--idmap", str(interrupted),
-             "--out", str(report), "--no-progress"], env={**os.environ, **env}, capture_output=True, text=True,
+            [
+                *CRMARENA,
+                "conformance",
+                "--a",
+                "mock",
+                "--b",
+                "salesforce",
+                "--idmap",
+                str(interrupted),
+                "--out",
+                str(report),
+                "--no-progress",
+            ],
+            env={**os.environ, **env},
+            capture_output=True,
+            text=True,
             timeout=3600,
-        )  # fmt: skip
+        )
         assert conformance.returncode == 0, conformance.stdout[-5000:] + conformance.stderr[-2000:]
         assert json.loads(report.read_text())["summary"]["differences"] == 0
         after_kill = _digests(sf, dump, interrupted)

@@ -64,8 +64,14 @@ def test_a_missing_user_or_permission_is_refused_before_anything_is_made(
 ) -> None:
     with empty_org(cut.path, audit=False) as org:
         agent = cut.rows("User")[1]["Username"]
-        lost = Pusher(org.connect(), cut, tmp_path / "lost.json", target={}, progress=False,
-                      user_map={agent: "nobody@example.com"})  # fmt: skip
+        lost = Pusher(
+            org.connect(),
+            cut,
+            tmp_path / "lost.json",
+            target={},
+            progress=False,
+            user_map={agent: "nobody@example.com"},
+        )
         with pytest.raises(PushRefused, match=f"1 User record.* not in the org: {re.escape(agent)}"):
             lost.run()
         for name, value in org.env().items():
@@ -109,8 +115,20 @@ def test_kill_9_anywhere_then_run_again_gives_the_same_org(cut: Dump, tmp_path: 
     idmap_path = tmp_path / "idmap.json"
     with empty_org(cut.path) as org:
         env = {**os.environ, **org.env()}
-        command = [sys.executable, "-m", "eval_suite.commands.cli", "org", "push", "--db", str(cut.path), "--idmap",
-                   str(idmap_path), "--batch-size", "2", "--no-progress"]  # fmt: skip
+        command = [
+            sys.executable,
+            "-m",
+            "eval_suite.commands.cli",
+            "org",
+            "push",
+            "--db",
+            str(cut.path),
+            "--idmap",
+            str(idmap_path),
+            "--batch-size",
+            "2",
+            "--no-progress",
+        ]
         kills = 0
         for delay in (0.3, 0.6, 0.9):
             process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

@@ -29,11 +29,13 @@ def test_both_forms_in_every_string_are_rewritten() -> None:
         "query": f"Who owns case {CASE[:15]}?",
         "answer": USER,
         "params": {"case_id": CASE},
-        "reference": [{"tool": "soql", "args": {"q": f"SELECT OwnerId FROM Case WHERE Id = '{CASE}'"}},
-                      {"derive": "pick", "args": {"equals": [USER[:15], 3, None]}}],
+        "reference": [
+            {"tool": "soql", "args": {"q": f"SELECT OwnerId FROM Case WHERE Id = '{CASE}'"}},
+            {"derive": "pick", "args": {"equals": [USER[:15], 3, None]}},
+        ],
         "canary": "11e33fcc-cf0a-442a-9275-e5bc7a89cea7",
         "note": "ABCDEFGHIJKLMNOPQR is no Id, nor is 500 alone",
-    }  # fmt: skip
+    }
     out = remapper.value(task, "t")
     assert out["query"] == f"Who owns case {CASE_ORG[:15]}?"
     assert out["answer"] == USER_ORG and out["params"] == {"case_id": CASE_ORG}
@@ -51,8 +53,18 @@ def test_an_unknown_id_of_the_dump_is_refused_with_where_it_is() -> None:
 
 
 def _task(idx: int, answer: str) -> str:
-    return json.dumps({"idx": idx, "task": "case_routing", "query": f"Who? ({idx})", "answer": answer,
-                       "metadata": {"required": "", "optional": ""}}) + "\n"  # fmt: skip
+    return (
+        json.dumps(
+            {
+                "idx": idx,
+                "task": "case_routing",
+                "query": f"Who? ({idx})",
+                "answer": answer,
+                "metadata": {"required": "", "optional": ""},
+            }
+        )
+        + "\n"
+    )
 
 
 def test_the_command_writes_atomically_and_refuses_without_writing(tmp_path: Path, capsys) -> None:

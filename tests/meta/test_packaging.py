@@ -29,9 +29,17 @@ def ignored(path: str) -> bool:
 
 
 def test_the_build_context_leaves_out_runs_reports_and_caches() -> None:
-    for path in ("runs/gpt-4o-fc/records.jsonl", "report/index.html", "report/data/traj/0.js", "results/x.json",
-                 ".cache-crmarena/default/crmarena.db", ".venv/bin/python", ".git/HEAD",
-                 "eval_suite/__pycache__/runner.cpython-311.pyc", "tests/conftest.py"):  # fmt: skip
+    for path in (
+        "runs/gpt-4o-fc/records.jsonl",
+        "report/index.html",
+        "report/data/traj/0.js",
+        "results/x.json",
+        ".cache-crmarena/default/crmarena.db",
+        ".venv/bin/python",
+        ".git/HEAD",
+        "eval_suite/__pycache__/runner.cpython-311.pyc",
+        "tests/conftest.py",
+    ):
         assert ignored(path), path
 
 
@@ -64,8 +72,11 @@ def test_the_docker_smoke_needs_only_the_standard_library_on_the_host() -> None:
     assert snippets  # it does run python3 on the host (a free port, the base tree's mirror)
     for snippet in snippets:
         for node in ast.walk(ast.parse(snippet.replace("\\n", "\n"))):
-            names = [alias.name for alias in node.names] if isinstance(node, ast.Import) else (
-                [node.module or ""] if isinstance(node, ast.ImportFrom) else [])  # fmt: skip
+            names = (
+                [alias.name for alias in node.names]
+                if isinstance(node, ast.Import)
+                else ([node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            )
             for name in names:
                 assert name.split(".")[0] in sys.stdlib_module_names, f"host python3 imports {name}"
 

@@ -80,8 +80,12 @@ def _has_children(parser: argparse.ArgumentParser) -> bool:
 def test_the_command_table_names_every_command_and_only_real_ones(header: str, page: str) -> None:
     rows = command_table(header, page)
     commands = subcommands()
-    named = {words for words in commands for row in rows if row == f"crmarena {words}"
-             or row.startswith(f"crmarena {words} ")}  # fmt: skip
+    named = {
+        words
+        for words in commands
+        for row in rows
+        if row == f"crmarena {words}" or row.startswith(f"crmarena {words} ")
+    }
     assert sorted(set(commands) - named) == []
     for row in rows:
         words = row.removeprefix("crmarena ").split()

@@ -35,8 +35,16 @@ def org_db(tmp_path: Path) -> Path:
 
 
 def test_query_prints_the_rest_result(org_db: Path, capsys) -> None:
-    code = main(["query", "--db", str(org_db), "--today", "2023-05-15",
-                 "SELECT Id FROM Case WHERE CreatedDate = YESTERDAY ORDER BY CreatedDate"])  # fmt: skip
+    code = main(
+        [
+            "query",
+            "--db",
+            str(org_db),
+            "--today",
+            "2023-05-15",
+            "SELECT Id FROM Case WHERE CreatedDate = YESTERDAY ORDER BY CreatedDate",
+        ]
+    )
     assert code == 0
     body = json.loads(capsys.readouterr().out)
     assert body["totalSize"] == 2 and [r["Id"] for r in body["records"]] == [CASES[3], CASES[4]]
@@ -62,8 +70,19 @@ def test_search(org_db: Path, capsys) -> None:
 
 
 def test_csv_flattens_parents_and_keeps_null_cells_empty(org_db: Path, capsys) -> None:
-    assert main(["query", "--db", str(org_db), "--format", "csv",
-                 "SELECT Id, Subject, Account.Name FROM Case ORDER BY Id LIMIT 2"]) == 0  # fmt: skip
+    assert (
+        main(
+            [
+                "query",
+                "--db",
+                str(org_db),
+                "--format",
+                "csv",
+                "SELECT Id, Subject, Account.Name FROM Case ORDER BY Id LIMIT 2",
+            ]
+        )
+        == 0
+    )
     out, err = capsys.readouterr()
     rows = list(csv.reader(io.StringIO(out)))
     assert rows[0] == ["Id", "Subject", "Account.Name"] and len(rows) == 3
@@ -71,8 +90,19 @@ def test_csv_flattens_parents_and_keeps_null_cells_empty(org_db: Path, capsys) -
 
 
 def test_table_lines_up_the_columns(org_db: Path, capsys) -> None:
-    assert main(["query", "--db", str(org_db), "--format", "table",
-                 "SELECT Name, (SELECT Id FROM Cases) FROM Account ORDER BY Id LIMIT 2"]) == 0  # fmt: skip
+    assert (
+        main(
+            [
+                "query",
+                "--db",
+                str(org_db),
+                "--format",
+                "table",
+                "SELECT Name, (SELECT Id FROM Cases) FROM Account ORDER BY Id LIMIT 2",
+            ]
+        )
+        == 0
+    )
     header, rule, *rows, summary = capsys.readouterr().out.splitlines()
     assert header.split() == ["Name", "Cases"] and set(rule) == {"-", " "}
     assert len(rows) == 2 and all("record" in row for row in rows) and summary == "2 records"
@@ -148,9 +178,11 @@ def test_query_and_search_leave_the_database_byte_identical(tmp_path: Path, prep
     else:
         folder = dump_folder(tmp_path / "dump", "2023-05-15")
     before = files_and_hashes(folder)
-    for command in (["query", "SELECT Id, Subject FROM Case WHERE CreatedDate = LAST_N_DAYS:7"],
-                    ["query", "--all", "--format", "csv", "SELECT Id FROM Case"],
-                    ["search", "FIND {refund} RETURNING Case(Subject)"]):  # fmt: skip
+    for command in (
+        ["query", "SELECT Id, Subject FROM Case WHERE CreatedDate = LAST_N_DAYS:7"],
+        ["query", "--all", "--format", "csv", "SELECT Id FROM Case"],
+        ["search", "FIND {refund} RETURNING Case(Subject)"],
+    ):
         for target in (folder / DB_FILE, folder):
             assert main([command[0], "--db", str(target), *command[1:]]) == 0
     capsys.readouterr()

@@ -24,35 +24,62 @@ HISTORY = "CreatedDate >= 2023-06-01T00:00:00Z AND CreatedDate < 2024-06-01T00:0
 
 # (SOQL of a CRMArena tool, the indexes the statements it runs must search with)
 TOOL_QUERIES = [
-    (f"SELECT NewValue__c, COUNT(Id) n FROM CaseHistory__c WHERE {ASSIGNMENT} AND OldValue__c = null AND {WINDOW} "
-     "GROUP BY NewValue__c", ["fold_CaseHistory__c_CreatedDate_Field__c"]),
-    (f"SELECT OldValue__c, COUNT(Id) n FROM CaseHistory__c WHERE {ASSIGNMENT} AND OldValue__c != null AND {WINDOW} "
-     "GROUP BY OldValue__c", ["fold_CaseHistory__c_CreatedDate_Field__c"]),
-    (f"SELECT OldValue__c, COUNT(Id) n FROM CaseHistory__c WHERE {ASSIGNMENT} AND OldValue__c != null AND {WINDOW} "
-     f"AND OldValue__c IN ('{AGENT_A}', '{AGENT_B}') GROUP BY OldValue__c", ["fold_CaseHistory__c_OldValue__c_CreatedDate"]),
+    (
+        f"SELECT NewValue__c, COUNT(Id) n FROM CaseHistory__c WHERE {ASSIGNMENT} AND OldValue__c = null AND {WINDOW} "
+        "GROUP BY NewValue__c",
+        ["fold_CaseHistory__c_CreatedDate_Field__c"],
+    ),
+    (
+        f"SELECT OldValue__c, COUNT(Id) n FROM CaseHistory__c WHERE {ASSIGNMENT} AND OldValue__c != null AND {WINDOW} "
+        "GROUP BY OldValue__c",
+        ["fold_CaseHistory__c_CreatedDate_Field__c"],
+    ),
+    (
+        f"SELECT OldValue__c, COUNT(Id) n FROM CaseHistory__c WHERE {ASSIGNMENT} AND OldValue__c != null AND {WINDOW} "
+        f"AND OldValue__c IN ('{AGENT_A}', '{AGENT_B}') GROUP BY OldValue__c",
+        ["fold_CaseHistory__c_OldValue__c_CreatedDate"],
+    ),
     # the child histories go by their case, not by every Owner Assignment
-    (f"SELECT Id, (SELECT Id FROM CaseHistories__r WHERE {ASSIGNMENT} AND OldValue__c != null) FROM Case "
-     f"WHERE Id IN (SELECT CaseId__c FROM CaseHistory__c WHERE {ASSIGNMENT} AND OldValue__c = null AND {HISTORY}) "
-     "ORDER BY Id", ["sqlite_autoindex_Case_1", "ix_CaseHistory__c_CaseId__c"]),
-    (f"SELECT Id, OwnerId FROM Case WHERE {WINDOW} AND Status IN ('Closed', 'Escalated')",
-     ["fold_Case_CreatedDate_Status"]),
+    (
+        f"SELECT Id, (SELECT Id FROM CaseHistories__r WHERE {ASSIGNMENT} AND OldValue__c != null) FROM Case "
+        f"WHERE Id IN (SELECT CaseId__c FROM CaseHistory__c WHERE {ASSIGNMENT} AND OldValue__c = null AND {HISTORY}) "
+        "ORDER BY Id",
+        ["sqlite_autoindex_Case_1", "ix_CaseHistory__c_CaseId__c"],
+    ),
+    (
+        f"SELECT Id, OwnerId FROM Case WHERE {WINDOW} AND Status IN ('Closed', 'Escalated')",
+        ["fold_Case_CreatedDate_Status"],
+    ),
     (f"SELECT Id, OwnerId FROM Case WHERE {WINDOW}", ["fold_Case_CreatedDate_Status"]),
-    (f"SELECT Id FROM Case WHERE Status IN ('Closed') AND IssueId__c IN ('{ISSUE_SIZE}')",
-     ["fold_Case_IssueId__c_Status"]),
-    (f"SELECT Id FROM Case WHERE {WINDOW} AND Status IN ('Closed') AND Id IN ('{CASES[0]}', '{CASES[1]}')",
-     ["sqlite_autoindex_Case_1"]),
-    (f"SELECT Id FROM Case WHERE {WINDOW} AND Status IN ('Closed') AND OwnerId IN ('{AGENT_A}', '{AGENT_B}')",
-     ["ix_Case_OwnerId_CreatedDate"]),
-    (f"SELECT IssueId__c, COUNT(Id) n FROM Case WHERE OrderItemId__c IN ('{ITEMS[0]}', '{ITEMS[1]}') AND {WINDOW} "
-     "AND IssueId__c != null GROUP BY IssueId__c", ["ix_Case_OrderItemId__c"]),
-    (f"SELECT Product2Id FROM OrderItem WHERE Order.AccountId = '{ACCOUNTS[0]}' AND Order.EffectiveDate = 2023-01-10 "
-     f"AND Order.Status = 'Activated' AND Product2Id IN ('{PRODUCTS[0]}', '{PRODUCTS[1]}')",
-     ["ix_OrderItem_Product2Id", "sqlite_autoindex_Order_1"]),
+    (
+        f"SELECT Id FROM Case WHERE Status IN ('Closed') AND IssueId__c IN ('{ISSUE_SIZE}')",
+        ["fold_Case_IssueId__c_Status"],
+    ),
+    (
+        f"SELECT Id FROM Case WHERE {WINDOW} AND Status IN ('Closed') AND Id IN ('{CASES[0]}', '{CASES[1]}')",
+        ["sqlite_autoindex_Case_1"],
+    ),
+    (
+        f"SELECT Id FROM Case WHERE {WINDOW} AND Status IN ('Closed') AND OwnerId IN ('{AGENT_A}', '{AGENT_B}')",
+        ["ix_Case_OwnerId_CreatedDate"],
+    ),
+    (
+        f"SELECT IssueId__c, COUNT(Id) n FROM Case WHERE OrderItemId__c IN ('{ITEMS[0]}', '{ITEMS[1]}') AND {WINDOW} "
+        "AND IssueId__c != null GROUP BY IssueId__c",
+        ["ix_Case_OrderItemId__c"],
+    ),
+    (
+        f"SELECT Product2Id FROM OrderItem WHERE Order.AccountId = '{ACCOUNTS[0]}' AND Order.EffectiveDate = 2023-01-10 "
+        f"AND Order.Status = 'Activated' AND Product2Id IN ('{PRODUCTS[0]}', '{PRODUCTS[1]}')",
+        ["ix_OrderItem_Product2Id", "sqlite_autoindex_Order_1"],
+    ),
     ("SELECT Id FROM User WHERE Username = 'SOFIA.KOURIS@example.com'", ["fold_User_Username"]),
     ("SELECT Id FROM Account WHERE Name = 'patricia walker'", ["fold_Account_Name"]),
-    (f"SELECT Subject FROM EmailMessage WHERE ParentId = '{CASES[0]}' ORDER BY MessageDate, Id",
-     ["ix_EmailMessage_ParentId"]),
-]  # fmt: skip
+    (
+        f"SELECT Subject FROM EmailMessage WHERE ParentId = '{CASES[0]}' ORDER BY MessageDate, Id",
+        ["ix_EmailMessage_ParentId"],
+    ),
+]
 
 
 class TracedOrg:

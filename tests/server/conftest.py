@@ -44,12 +44,27 @@ def server_records() -> dict[str, list[dict[str, Any]]]:
         if user["Id"] == ADMIN:
             user["ProfileId"] = ADMIN_PROFILE
     # The customers are person accounts, as in the CRMArena org; each one's contact is its person contact.
-    records["RecordType"] = [{"Id": PERSON_TYPE, "Name": "Person Account", "DeveloperName": "PersonAccount",
-                              "SobjectType": "Account", "IsActive": 1, "IsPersonType": 1}]  # fmt: skip
+    records["RecordType"] = [
+        {
+            "Id": PERSON_TYPE,
+            "Name": "Person Account",
+            "DeveloperName": "PersonAccount",
+            "SobjectType": "Account",
+            "IsActive": 1,
+            "IsPersonType": 1,
+        }
+    ]
     for account in records["Account"]:
         account.update(IsPersonAccount=1, RecordTypeId=PERSON_TYPE)
-    records["Organization"] = [{"Id": ORG_ID, "Name": "Tiny Test Org", "InstanceName": "TT1", "IsSandbox": 0,
-                                "OrganizationType": "Developer Edition"}]  # fmt: skip
+    records["Organization"] = [
+        {
+            "Id": ORG_ID,
+            "Name": "Tiny Test Org",
+            "InstanceName": "TT1",
+            "IsSandbox": 0,
+            "OrganizationType": "Developer Edition",
+        }
+    ]
     records["Product2"] += [
         {"Id": rid("01t", 100 + i), "Name": f"Bulk Item {i:03d}", "IsActive": 1, "External_ID__c": f"Bulk_{i:03d}"}
         for i in range(BULK_PRODUCTS)
@@ -87,7 +102,9 @@ def running(org_dump: Path, tls_files: tls.TlsFiles, jwt_key: rsa.RSAPrivateKey)
     """The session's server (today is 2023-05-15); tests that write make records of their own."""
     # The engine's limit tests send queries of up to 100,000 characters in the URL; a real org (and this
     # server by default) answers a head over 16,384 bytes 414 or 431 (tests/server/test_limits.py).
-    settings = Settings(auth=AuthConfig(jwt_public_key=public_pem(jwt_key)), limits=ServerLimits(max_head_bytes=1 << 20))
+    settings = Settings(
+        auth=AuthConfig(jwt_public_key=public_pem(jwt_key)), limits=ServerLimits(max_head_bytes=1 << 20)
+    )
     with serve_org(org_dump, today="2023-05-15", http_port=0, tls_files=tls_files, settings=settings) as served:
         yield served
 
@@ -145,28 +162,42 @@ class Client:
         from mock_org.auth import DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET
 
         running = self.running
-        form = {"grant_type": "password", "client_id": DEFAULT_CLIENT_ID, "client_secret": DEFAULT_CLIENT_SECRET,
-                "username": running.username, "password": running.password + running.security_token}  # fmt: skip
+        form = {
+            "grant_type": "password",
+            "client_id": DEFAULT_CLIENT_ID,
+            "client_secret": DEFAULT_CLIENT_SECRET,
+            "username": running.username,
+            "password": running.password + running.security_token,
+        }
         answer = self.call("POST", "/services/oauth2/token", token=None, data=form)
         assert answer.status == 200, answer.text
         return answer.json()["access_token"]
 
     def call(
-        self, method: str, path: str, *, token: str | bool | None = True, params: Mapping[str, Any] | None = None,
-        json_body: Any = None, data: Any = None, headers: Mapping[str, str] | None = None,
-    ) -> Answer:  # fmt: skip
+        self,
+        method: str,
+        path: str,
+        *,
+        token: str | bool | None = True,
+        params: Mapping[str, Any] | None = None,
+        json_body: Any = None,
+        data: Any = None,
+        headers: Mapping[str, str] | None = None,
+    ) -> Answer:
         sent = dict(headers or {})
         if token is True:
             token = self.token
         if token:
             sent["Authorization"] = f"Bearer {token}"
         if self.kind == "flask":
-            response = self._flask.open(path, method=method, headers=sent, query_string=params, json=json_body,
-                                        data=data)  # fmt: skip
+            response = self._flask.open(
+                path, method=method, headers=sent, query_string=params, json=json_body, data=data
+            )
             return Answer(response.status_code, response.headers, response.get_data())
         url = self.running.url + path
-        response = self._session.request(method, url, headers=sent, params=params, json=json_body, data=data,
-                                         timeout=120)  # a hung server fails the test, not the suite
+        response = self._session.request(
+            method, url, headers=sent, params=params, json=json_body, data=data, timeout=120
+        )  # a hung server fails the test, not the suite
         return Answer(response.status_code, response.headers, response.content)
 
     def get(self, path: str, **kwargs: Any) -> Answer:

@@ -23,8 +23,9 @@ def require() -> None:
         pytest.skip(f"no private network namespace here: {probe.stderr.strip()}")
 
 
-def run_inside(script: Path, env: dict[str, str], scratch: Path, *, hosts: tuple[str, ...] = (),
-               timeout: int = 900) -> dict:  # fmt: skip
+def run_inside(
+    script: Path, env: dict[str, str], scratch: Path, *, hosts: tuple[str, ...] = (), timeout: int = 900
+) -> dict:
     """What ``script`` printed (one JSON object), run by this Python in a fresh namespace where ``hosts``
     name 127.0.0.1."""
     require()
@@ -34,7 +35,12 @@ def run_inside(script: Path, env: dict[str, str], scratch: Path, *, hosts: tuple
         hosts_file.write_text(f"127.0.0.1 localhost {' '.join(hosts)}\n")
         steps.append(f'mount --bind "{hosts_file}" /etc/hosts')
     steps.append(f'exec "{sys.executable}" "{script}"')
-    result = subprocess.run(["unshare", "--net", "--mount", "sh", "-c", " && ".join(steps)], capture_output=True,
-                            text=True, env=env, timeout=timeout)  # fmt: skip
+    result = subprocess.run(
+        ["unshare", "--net", "--mount", "sh", "-c", " && ".join(steps)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=timeout,
+    )
     assert result.returncode == 0, result.stderr[-3000:]
     return json.loads(result.stdout)

@@ -28,8 +28,10 @@ def installed(*packages: str, timeout: int = 300) -> Path:
         target.mkdir(parents=True, exist_ok=True)
         result = subprocess.run(
             ["npm", "install", "--prefix", str(target), "--no-audit", "--no-fund", "--loglevel=error", *packages],
-            capture_output=True, text=True, timeout=timeout,
-        )  # fmt: skip
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+        )
         if result.returncode != 0:
             if any(marker in result.stderr for marker in OFFLINE):
                 pytest.skip(f"the npm registry is unreachable: {result.stderr.strip()[-300:]}")

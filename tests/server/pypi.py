@@ -32,10 +32,23 @@ def installed(*requirements: str, timeout: int = 600, build_constraints: tuple[s
             constraints.write_text("\n".join(build_constraints) + "\n")
             env["PIP_CONSTRAINT"] = str(constraints)  # pip's isolated build environments read it too
         result = subprocess.run(
-            [sys.executable, "-m", "pip", "install", "--target", str(partial), "--no-input",
-             "--disable-pip-version-check", "--quiet", *requirements],
-            capture_output=True, text=True, timeout=timeout, env=env,
-        )  # fmt: skip
+            [
+                sys.executable,
+                "-m",
+                "pip",
+                "install",
+                "--target",
+                str(partial),
+                "--no-input",
+                "--disable-pip-version-check",
+                "--quiet",
+                *requirements,
+            ],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            env=env,
+        )
         if result.returncode != 0:
             shutil.rmtree(partial, ignore_errors=True)
             if any(marker in result.stderr for marker in PIP_OFFLINE):

@@ -101,8 +101,20 @@ def test_silent_and_trickling_sockets_do_not_keep_others_out(serve: Serve) -> No
     connections (40 per address, 20 kept for sessions): a client with a session keeps being answered
     at once, new clients get in, the trickling bodies are dropped for their rate, and the server's
     threads stay bounded by its caps."""
-    flags = ("--max-connections", "80", "--max-connections-per-client", "40", "--authenticated-reserve", "20",
-             "--body-grace", "2", "--min-body-rate", "200", "--idle-timeout", "3")  # fmt: skip
+    flags = (
+        "--max-connections",
+        "80",
+        "--max-connections-per-client",
+        "40",
+        "--authenticated-reserve",
+        "20",
+        "--body-grace",
+        "2",
+        "--min-body-rate",
+        "200",
+        "--idle-timeout",
+        "3",
+    )
     with serve(*flags) as served:
         probe = Probe(served.session(), served.url)
         fresh: list[float] = []
@@ -114,12 +126,16 @@ def test_silent_and_trickling_sockets_do_not_keep_others_out(serve: Serve) -> No
                 peak_threads[0] = max(peak_threads[0], threads_of(served))
 
         port = served.http_port
-        seen = under([
-            lambda stop: trickle_bodies(port, 60, stop, source="127.0.0.2", interval=1.0),
-            lambda stop: trickle_bodies(port, 60, stop, source="127.0.0.3", interval=1.0),
-            lambda stop: idle_reconnect(served.port, 60, stop, source="127.0.0.4"),
-            newcomers,
-        ], 6.0, probe)  # fmt: skip
+        seen = under(
+            [
+                lambda stop: trickle_bodies(port, 60, stop, source="127.0.0.2", interval=1.0),
+                lambda stop: trickle_bodies(port, 60, stop, source="127.0.0.3", interval=1.0),
+                lambda stop: idle_reconnect(served.port, 60, stop, source="127.0.0.4"),
+                newcomers,
+            ],
+            6.0,
+            probe,
+        )
     summary = probe.summary()
     assert summary["failures"] == 0 and summary["max_ms"] < 3000, summary
     assert fresh and max(fresh) < 3.0, fresh
@@ -138,8 +154,9 @@ def test_heads_of_a_hundred_thousand_lines_cost_others_nothing(default_server: S
         sock.sendall(b"GET /services/data HTTP/1.1\r\nHost: x\r\n" + b"A:b\r\n" * 209_000 + b"\r\n")
         assert sock.recv(64).startswith(b"HTTP/1.1 431 ")
     probe = Probe(served.session(), served.url)
-    sent = under([lambda stop, i=i: big_heads(served.http_port, stop, source=f"127.0.0.{5 + i}") for i in range(4)],
-                 2.0, probe)  # fmt: skip
+    sent = under(
+        [lambda stop, i=i: big_heads(served.http_port, stop, source=f"127.0.0.{5 + i}") for i in range(4)], 2.0, probe
+    )
     summary = probe.summary()
     assert sum(sent) > 8, sent  # type: ignore[arg-type]
     assert summary["failures"] == 0 and summary["p95_ms"] < 500, summary
@@ -214,7 +231,9 @@ def test_pipelining_is_bounded_and_half_closed_clients_are_answered(default_serv
     assert 1 <= answers_to_pipelined(served.http_port, 100) <= 17
     soql = "SELECT Id FROM Product2 WHERE Name LIKE '%Item 6%' ORDER BY Name"
     token = served.session().headers["Authorization"]
-    request = (f"GET /services/data/v59.0/query?q={soql.replace(' ', '+').replace('%', '%25')} HTTP/1.1\r\n"
-               f"Host: x\r\nAuthorization: {token}\r\n\r\n").encode()  # fmt: skip
+    request = (
+        f"GET /services/data/v59.0/query?q={soql.replace(' ', '+').replace('%', '%25')} HTTP/1.1\r\n"
+        f"Host: x\r\nAuthorization: {token}\r\n\r\n"
+    ).encode()
     answer = raw_answer(served.http_port, request, half_close=True)
     assert answer.startswith(b"HTTP/1.1 200") and b'"totalSize":' in answer, answer[:300]

@@ -26,8 +26,13 @@ def seen(org_dump: Path, tmp_path_factory: pytest.TempPathFactory) -> dict:
     netns.require()
     scratch = tmp_path_factory.mktemp("aiosalesforce")
     packages = pypi.installed("aiosalesforce==0.6.2")
-    env = {**os.environ, "PYTHONPATH": f"{ROOT}{os.pathsep}{packages}", "ORG_DUMP": str(org_dump),
-           "TLS_DIR": str(scratch / "tls"), "HOST_NAME": HOST}  # fmt: skip
+    env = {
+        **os.environ,
+        "PYTHONPATH": f"{ROOT}{os.pathsep}{packages}",
+        "ORG_DUMP": str(org_dump),
+        "TLS_DIR": str(scratch / "tls"),
+        "HOST_NAME": HOST,
+    }
     return netns.run_inside(SCRIPT, env, scratch, hosts=(HOST,), timeout=300)
 
 

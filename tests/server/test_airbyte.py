@@ -38,8 +38,15 @@ def seen(tmp_path_factory: pytest.TempPathFactory) -> dict:
     netns.require()
     scratch = tmp_path_factory.mktemp("airbyte")
     packages = pypi.installed("airbyte-source-salesforce==2.10.3", timeout=900)
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "ORG_DUMP": str(default_org()), "TLS_DIR": str(scratch / "tls"),
-           "WORK_DIR": str(scratch), "AIRBYTE_PATH": str(packages), "HOST_NAME": HOST}  # fmt: skip
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(ROOT),
+        "ORG_DUMP": str(default_org()),
+        "TLS_DIR": str(scratch / "tls"),
+        "WORK_DIR": str(scratch),
+        "AIRBYTE_PATH": str(packages),
+        "HOST_NAME": HOST,
+    }
     return netns.run_inside(SCRIPT, env, scratch, hosts=(HOST,))
 
 

@@ -33,8 +33,15 @@ def seen(org_dump: Path, tmp_path_factory: pytest.TempPathFactory) -> dict:
     netns.require()
     scratch = tmp_path_factory.mktemp("amaxa")
     packages = pypi.installed("amaxa==0.9.8", build_constraints=("cython<3",))
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "SOURCE_DUMP": str(default_org()), "TARGET_DUMP": str(org_dump),
-           "TLS_DIR": str(scratch / "tls"), "AMAXA_PATH": str(packages), "WORK_DIR": str(scratch)}  # fmt: skip
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(ROOT),
+        "SOURCE_DUMP": str(default_org()),
+        "TARGET_DUMP": str(org_dump),
+        "TLS_DIR": str(scratch / "tls"),
+        "AMAXA_PATH": str(packages),
+        "WORK_DIR": str(scratch),
+    }
     return netns.run_inside(SCRIPT, env, scratch)
 
 

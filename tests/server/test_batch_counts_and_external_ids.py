@@ -20,12 +20,14 @@ def test_record_counts_of_every_object(client: Client) -> None:
 
 
 def test_batch_runs_each_subrequest_on_its_own(client: Client) -> None:
-    spec = {"batchRequests": [
-        {"method": "POST", "url": "v59.0/sobjects/Issue__c", "richInput": {"Name": "From a batch"}},
-        {"method": "GET", "url": f"v59.0/sobjects/Account/{ACCOUNTS[0]}?fields=Name"},
-        {"method": "GET", "url": "v59.0/query?q=SELECT+Nope+FROM+Account"},
-        {"method": "GET", "url": "/services/data/v59.0/limits/recordCount?sObjects=Account"},
-    ]}  # fmt: skip
+    spec = {
+        "batchRequests": [
+            {"method": "POST", "url": "v59.0/sobjects/Issue__c", "richInput": {"Name": "From a batch"}},
+            {"method": "GET", "url": f"v59.0/sobjects/Account/{ACCOUNTS[0]}?fields=Name"},
+            {"method": "GET", "url": "v59.0/query?q=SELECT+Nope+FROM+Account"},
+            {"method": "GET", "url": "/services/data/v59.0/limits/recordCount?sObjects=Account"},
+        ]
+    }
     answer = client.post(f"{V}/composite/batch", json_body=spec)
     assert answer.status == 200
     body = answer.json()
@@ -42,10 +44,13 @@ def test_batch_runs_each_subrequest_on_its_own(client: Client) -> None:
 
 
 def test_halt_on_error_answers_412_for_the_rest(client: Client) -> None:
-    spec = {"haltOnError": True, "batchRequests": [
-        {"method": "PATCH", "url": "v59.0/sobjects/Account/001000000000000AAA", "richInput": {"Name": "x"}},
-        {"method": "POST", "url": "v59.0/sobjects/Issue__c", "richInput": {"Name": "Never made"}},
-    ]}  # fmt: skip
+    spec = {
+        "haltOnError": True,
+        "batchRequests": [
+            {"method": "PATCH", "url": "v59.0/sobjects/Account/001000000000000AAA", "richInput": {"Name": "x"}},
+            {"method": "POST", "url": "v59.0/sobjects/Issue__c", "richInput": {"Name": "Never made"}},
+        ],
+    }
     body = client.post(f"{V}/composite/batch", json_body=spec).json()
     assert [result["statusCode"] for result in body["results"]] == [404, 412]
     assert body["results"][1]["result"] == [
@@ -56,8 +61,12 @@ def test_halt_on_error_answers_412_for_the_rest(client: Client) -> None:
 
 
 def test_a_malformed_batch_runs_nothing(client: Client) -> None:
-    spec = {"batchRequests": [{"method": "POST", "url": "v59.0/sobjects/Issue__c", "richInput": {"Name": "No"}},
-                              {"method": "FETCH", "url": "v59.0/limits"}]}  # fmt: skip
+    spec = {
+        "batchRequests": [
+            {"method": "POST", "url": "v59.0/sobjects/Issue__c", "richInput": {"Name": "No"}},
+            {"method": "FETCH", "url": "v59.0/limits"},
+        ]
+    }
     assert_error(client.post(f"{V}/composite/batch", json_body=spec), 400, "INVALID_OPERATION")
     assert_error(client.post(f"{V}/composite/batch", json_body={"batchRequests": []}), 400, "JSON_PARSER_ERROR")
     found = client.get(f"{V}/query", params={"q": "SELECT Id FROM Issue__c WHERE Name = 'No'"}).json()

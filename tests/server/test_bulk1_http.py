@@ -21,15 +21,40 @@ XML = {"Content-Type": "application/xml; charset=UTF-8"}
 JSON = {"Content-Type": "application/json"}
 CSV = {"Content-Type": "text/csv"}
 JOB_FIELDS = [
-    "id", "operation", "object", "createdById", "createdDate", "systemModstamp", "state", "concurrencyMode",
-    "contentType", "numberBatchesQueued", "numberBatchesInProgress", "numberBatchesCompleted", "numberBatchesFailed",
-    "numberBatchesTotal", "numberRecordsProcessed", "numberRetries", "apiVersion", "numberRecordsFailed",
-    "totalProcessingTime", "apiActiveProcessingTime", "apexProcessingTime",
-]  # fmt: skip
+    "id",
+    "operation",
+    "object",
+    "createdById",
+    "createdDate",
+    "systemModstamp",
+    "state",
+    "concurrencyMode",
+    "contentType",
+    "numberBatchesQueued",
+    "numberBatchesInProgress",
+    "numberBatchesCompleted",
+    "numberBatchesFailed",
+    "numberBatchesTotal",
+    "numberRecordsProcessed",
+    "numberRetries",
+    "apiVersion",
+    "numberRecordsFailed",
+    "totalProcessingTime",
+    "apiActiveProcessingTime",
+    "apexProcessingTime",
+]
 BATCH_FIELDS = [
-    "id", "jobId", "state", "createdDate", "systemModstamp", "numberRecordsProcessed", "numberRecordsFailed",
-    "totalProcessingTime", "apiActiveProcessingTime", "apexProcessingTime",
-]  # fmt: skip
+    "id",
+    "jobId",
+    "state",
+    "createdDate",
+    "systemModstamp",
+    "numberRecordsProcessed",
+    "numberRecordsFailed",
+    "totalProcessingTime",
+    "apiActiveProcessingTime",
+    "apexProcessingTime",
+]
 
 
 def job_xml(**fields: str) -> str:
@@ -61,8 +86,9 @@ def json_error(answer: Answer, code: str, status: int = 400) -> str:
 
 
 def open_job(client: Client, operation: str, sobject: str, content_type: str = "CSV", **extra: str) -> dict[str, str]:
-    answer = client.post(f"{A}/job", data=job_xml(operation=operation, object=sobject, contentType=content_type,
-                                                  **extra), headers=XML)  # fmt: skip
+    answer = client.post(
+        f"{A}/job", data=job_xml(operation=operation, object=sobject, contentType=content_type, **extra), headers=XML
+    )
     assert answer.status == 201, answer.text
     return document(answer, "jobInfo")
 
@@ -153,9 +179,11 @@ def test_a_csv_header_naming_no_field_fails_the_batch(client: Client) -> None:
 
 def test_xml_jobs_take_xml_records_and_answer_xml_results(client: Client) -> None:
     job = open_job(client, "insert", "Issue__c", "XML")
-    records = ('<sObjects xmlns="http://www.force.com/2009/06/asyncapi/dataload" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">'
-               f'<sObject><Name>Bulk1 xml {client.kind}</Name><Description__c xsi:nil="true"/></sObject>'
-               '<sObject><Description__c>no name</Description__c></sObject></sObjects>')  # fmt: skip
+    records = (
+        '<sObjects xmlns="http://www.force.com/2009/06/asyncapi/dataload" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">'
+        f'<sObject><Name>Bulk1 xml {client.kind}</Name><Description__c xsi:nil="true"/></sObject>'
+        "<sObject><Description__c>no name</Description__c></sObject></sObjects>"
+    )
     batch = add_batch(client, job["id"], records, XML)
     results = ET.fromstring(client.get(f"{A}/job/{job['id']}/batch/{batch['id']}/result").body)
     assert results.tag == NS + "results"
@@ -179,8 +207,9 @@ def test_json_jobs_answer_json_documents(client: Client) -> None:
     job = created.json()
     assert list(job) == sorted(job) and job["concurrencyMode"] == "Serial" and job["externalIdFieldName"] is None
     assert job["createdDate"].endswith("+0000") and job["apiVersion"] == 59.0
-    batch = client.post(f"{A}/job/{job['id']}/batch", data=f"SELECT Id FROM Contact WHERE Id = '{CONTACTS[0]}'",
-                        headers=JSON).json()  # fmt: skip
+    batch = client.post(
+        f"{A}/job/{job['id']}/batch", data=f"SELECT Id FROM Contact WHERE Id = '{CONTACTS[0]}'", headers=JSON
+    ).json()
     assert batch["state"] == "Queued" and batch["stateMessage"] is None and list(batch) == sorted(batch)
     assert client.get(f"{A}/job/{job['id']}/batch").json()["batchInfo"][0]["state"] == "Completed"
     result_ids = client.get(f"{A}/job/{job['id']}/batch/{batch['id']}/result").json()
@@ -257,8 +286,10 @@ def test_job_documents_that_cannot_be_read(client: Client) -> None:
 
 
 def test_document_type_declarations_are_refused(client: Client) -> None:
-    laughs = ('<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;">]>'
-              '<jobInfo xmlns="http://www.force.com/2009/06/asyncapi/dataload"><operation>&lol2;</operation></jobInfo>')  # fmt: skip
+    laughs = (
+        '<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;">]>'
+        '<jobInfo xmlns="http://www.force.com/2009/06/asyncapi/dataload"><operation>&lol2;</operation></jobInfo>'
+    )
     message = xml_error(client.post(f"{A}/job", data=laughs, headers=XML), "InvalidXML")
     assert "DOCTYPE" in message
     external = '<!DOCTYPE jobInfo SYSTEM "file:///etc/passwd"><jobInfo/>'

@@ -19,8 +19,12 @@ pytestmark = pytest.mark.usefixtures("ca_env")
 
 @pytest.fixture
 def sf(running: RunningOrg) -> Salesforce:
-    return Salesforce(username=running.username, password=running.password, security_token=running.security_token,
-                      domain=f"127.0.0.1:{running.server.port}/login")  # fmt: skip
+    return Salesforce(
+        username=running.username,
+        password=running.password,
+        security_token=running.security_token,
+        domain=f"127.0.0.1:{running.server.port}/login",
+    )
 
 
 def fresh(prefix: str) -> str:
@@ -33,8 +37,9 @@ def epoch_ms(text: str) -> int:
 
 def job(sf: Salesforce, job_id: str) -> dict:
     """The job as the API shows it (simple-salesforce keeps no job objects of its own)."""
-    answer = requests.get(f"{sf.bulk_url}job/{job_id}", headers={"X-SFDC-Session": sf.session_id,
-                                                                  "Content-Type": "application/json"})  # fmt: skip
+    answer = requests.get(
+        f"{sf.bulk_url}job/{job_id}", headers={"X-SFDC-Session": sf.session_id, "Content-Type": "application/json"}
+    )
     assert answer.status_code == 200, answer.text
     return answer.json()
 
@@ -90,8 +95,10 @@ def test_a_bad_query_fails_its_batch_with_the_orgs_message(sf: Salesforce) -> No
 def test_bulk_query_refuses_subqueries_and_aggregates(sf: Salesforce) -> None:
     with pytest.raises(SalesforceGeneralError) as subquery:
         sf.bulk.Account.query("SELECT Id, (SELECT Id FROM Contacts) FROM Account", wait=0)
-    assert subquery.value.content == ("InvalidBatch : Failed to process query: FUNCTIONALITY_NOT_ENABLED: "
-                                      "Aggregate Relationships not supported in Bulk Query")  # fmt: skip
+    assert subquery.value.content == (
+        "InvalidBatch : Failed to process query: FUNCTIONALITY_NOT_ENABLED: "
+        "Aggregate Relationships not supported in Bulk Query"
+    )
     for soql in (
         "SELECT COUNT() FROM Account",
         "SELECT ShippingState, COUNT(Id) n FROM Account GROUP BY ShippingState",
@@ -115,8 +122,9 @@ def test_insert_in_several_batches_keeps_the_request_order(sf: Salesforce) -> No
 
 
 def test_bypass_results_answers_each_batch_with_its_job(sf: Salesforce) -> None:
-    answer = sf.bulk.Issue__c.insert([{"Name": fresh("Bulk1 bypass")} for _ in range(3)], batch_size=1,
-                                     bypass_results=True)  # fmt: skip
+    answer = sf.bulk.Issue__c.insert(
+        [{"Name": fresh("Bulk1 bypass")} for _ in range(3)], batch_size=1, bypass_results=True
+    )
     assert answer[::2] == [{"bypass_results": True}] * 3
     job_ids = {entry["job_id"] for entry in answer[1::2]}
     assert len(job_ids) == 1
@@ -142,8 +150,9 @@ def test_each_record_fails_or_succeeds_alone(sf: Salesforce) -> None:
         ],
     }
     assert results[2]["errors"][0]["statusCode"] == "INVALID_FIELD"
-    updated = sf.bulk.Issue__c.update([{"Id": results[0]["id"], "Description__c": "changed"},
-                                       {"Id": CASES[0], "Description__c": "wrong object"}])  # fmt: skip
+    updated = sf.bulk.Issue__c.update(
+        [{"Id": results[0]["id"], "Description__c": "changed"}, {"Id": CASES[0], "Description__c": "wrong object"}]
+    )
     assert updated[0] == {"success": True, "created": False, "id": results[0]["id"], "errors": []}
     assert updated[1]["success"] is False and updated[1]["id"] == CASES[0]
     assert sf.Issue__c.get(results[0]["id"])["Description__c"] == "changed"
@@ -166,8 +175,10 @@ def test_upsert_by_external_id_then_hard_delete_leaves_no_trace(sf: Salesforce) 
     keys = [f"Bulk1_{uuid.uuid4().hex[:8]}" for _ in range(2)]
     first = sf.bulk.Product2.upsert([{"External_ID__c": keys[0], "Name": "Bulk1 rope"}], "External_ID__c")
     assert first[0]["success"] and first[0]["created"] is True
-    both = sf.bulk.Product2.upsert([{"External_ID__c": keys[0], "Name": "Bulk1 rope v2"},
-                                    {"External_ID__c": keys[1], "Name": "Bulk1 mat"}], "External_ID__c")  # fmt: skip
+    both = sf.bulk.Product2.upsert(
+        [{"External_ID__c": keys[0], "Name": "Bulk1 rope v2"}, {"External_ID__c": keys[1], "Name": "Bulk1 mat"}],
+        "External_ID__c",
+    )
     assert [(result["created"], result["success"]) for result in both] == [(False, True), (True, True)]
     assert both[0]["id"] == first[0]["id"]
     assert sf.Product2.get(first[0]["id"])["Name"] == "Bulk1 rope v2"
@@ -183,8 +194,12 @@ def test_submit_dml_and_detailed_results(sf: Salesforce) -> None:
     name = fresh("Bulk1 submit")
     results = sf.bulk.submit_dml("Issue__c", "insert", [{"Name": name}], include_detailed_results=True)
     assert results[0]["success"] is True and results[0]["Name"] == name  # the request's fields beside the result
-    upserted = sf.bulk.submit_dml("Product2", "upsert", [{"External_ID__c": "Yoga_3", "Name": "Yoga Mat 50% Off"}],
-                                  external_id_field="External_ID__c")  # fmt: skip
+    upserted = sf.bulk.submit_dml(
+        "Product2",
+        "upsert",
+        [{"External_ID__c": "Yoga_3", "Name": "Yoga Mat 50% Off"}],
+        external_id_field="External_ID__c",
+    )
     assert upserted[0]["created"] is False and upserted[0]["success"] is True
 
 

@@ -32,8 +32,10 @@ def private(org_dump: Path, tls_files: tls.TlsFiles) -> Iterator[RunningOrg]:
 
 
 def xml_job(operation: str, sobject: str) -> str:
-    return ('<?xml version="1.0" encoding="UTF-8"?><jobInfo xmlns="http://www.force.com/2009/06/asyncapi/dataload">'
-            f"<operation>{operation}</operation><object>{sobject}</object><contentType>CSV</contentType></jobInfo>")  # fmt: skip
+    return (
+        '<?xml version="1.0" encoding="UTF-8"?><jobInfo xmlns="http://www.force.com/2009/06/asyncapi/dataload">'
+        f"<operation>{operation}</operation><object>{sobject}</object><contentType>CSV</contentType></jobInfo>"
+    )
 
 
 def test_bulk_jobs_are_their_owners_alone(private: RunningOrg) -> None:
@@ -46,8 +48,13 @@ def test_bulk_jobs_are_their_owners_alone(private: RunningOrg) -> None:
     query = admin.post(f"{url}{V}/jobs/query", json={"query": "SELECT Id, Name FROM Account"}).json()
     bulk1 = admin.post(f"{url}{A}/job", data=xml_job("update", "User"), headers={"Content-Type": "application/xml"})
     job1 = bulk1.text.split("<id>")[1].split("</id>")[0]
-    batch = admin.post(f"{url}{A}/job/{job1}/batch", data=f"Id,Title\n{OTHER_USER},Admin's\n",
-                       headers={"Content-Type": "text/csv"}).text.split("<id>")[1].split("</id>")[0]  # fmt: skip
+    batch = (
+        admin.post(
+            f"{url}{A}/job/{job1}/batch", data=f"Id,Title\n{OTHER_USER},Admin's\n", headers={"Content-Type": "text/csv"}
+        )
+        .text.split("<id>")[1]
+        .split("</id>")[0]
+    )
 
     # Listing shows the agent none of them; every call on them is answered as for a job that does not exist.
     assert agent.get(f"{url}{V}/jobs/ingest").json()["records"] == []
@@ -63,14 +70,23 @@ def test_bulk_jobs_are_their_owners_alone(private: RunningOrg) -> None:
     ]:
         answer = agent.request(method, url + path, json=body)
         assert answer.status_code == 404 and answer.json()[0]["errorCode"] == "NOT_FOUND", (path, answer.text)
-    upload = agent.put(f"{url}{V}/jobs/ingest/{ingest['id']}/batches", data=f"Id,IsActive\n{OTHER_USER},false\n",
-                       headers={"Content-Type": "text/csv"})  # fmt: skip
+    upload = agent.put(
+        f"{url}{V}/jobs/ingest/{ingest['id']}/batches",
+        data=f"Id,IsActive\n{OTHER_USER},false\n",
+        headers={"Content-Type": "text/csv"},
+    )
     assert upload.status_code == 404
     for method, path, data, content_type in [
         ("GET", f"{A}/job/{job1}", None, None),
-        ("POST", f"{A}/job/{job1}", xml_job("update", "User").replace("<operation>update</operation><object>User"
-                                                                      "</object><contentType>CSV</contentType>",
-                                                                      "<state>Aborted</state>"), "application/xml"),
+        (
+            "POST",
+            f"{A}/job/{job1}",
+            xml_job("update", "User").replace(
+                "<operation>update</operation><object>User</object><contentType>CSV</contentType>",
+                "<state>Aborted</state>",
+            ),
+            "application/xml",
+        ),
         ("GET", f"{A}/job/{job1}/batch", None, None),
         ("POST", f"{A}/job/{job1}/batch", f"Id,IsActive\n{OTHER_USER},false\n", "text/csv"),
         ("GET", f"{A}/job/{job1}/batch/{batch}", None, None),
@@ -79,7 +95,10 @@ def test_bulk_jobs_are_their_owners_alone(private: RunningOrg) -> None:
     ]:
         headers = {"Content-Type": content_type} if content_type else {}
         answer = agent.request(method, url + path, data=data, headers=headers)
-        assert answer.status_code == 400 and "<exceptionCode>InvalidJob</exceptionCode>" in answer.text, (path, answer.text)
+        assert answer.status_code == 400 and "<exceptionCode>InvalidJob</exceptionCode>" in answer.text, (
+            path,
+            answer.text,
+        )
 
     # The administrator's jobs are as they were, and nobody was deactivated.
     assert admin.get(f"{url}{V}/jobs/ingest/{ingest['id']}").json()["state"] == "Open"
@@ -136,8 +155,9 @@ def test_query_jobs_keep_their_records_on_disk(running: RunningOrg) -> None:
         agent.delete(f"{url}{V}/jobs/query/{job_id}")
 
 
-def test_a_user_keeps_a_bounded_number_of_jobs_and_bytes_for_a_bounded_time(org_dump: Path,
-                                                                            tls_files: tls.TlsFiles) -> None:  # fmt: skip
+def test_a_user_keeps_a_bounded_number_of_jobs_and_bytes_for_a_bounded_time(
+    org_dump: Path, tls_files: tls.TlsFiles
+) -> None:
     """Problem 3: per-user caps and expiry. With 3 jobs a user, a fourth removes the oldest finished one;
     with 20 KB a user, a bigger result fails its job; past the retention time, jobs are gone."""
     from mock_org.server.limits import ServerLimits

@@ -27,9 +27,13 @@ BANNER = re.compile(r"Mock Salesforce org on https://127\.0\.0\.1:(\d+)(?: and h
 
 def crmarena(*args: str, env: dict[str, str] | None = None) -> subprocess.Popen:
     return subprocess.Popen(
-        [sys.executable, "-m", "eval_suite.commands.cli", *args], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-        text=True, env={**os.environ, **(env or {})},
-    )  # fmt: skip
+        [sys.executable, "-m", "eval_suite.commands.cli", *args],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, **(env or {})},
+    )
 
 
 def started(process: subprocess.Popen, timeout: float = 60) -> tuple[int, int | None, dict[str, str]]:
@@ -64,8 +68,20 @@ def stop(process: subprocess.Popen) -> int:
 
 @pytest.fixture
 def served(org_dump: Path, tls_files: tls.TlsFiles) -> Iterator[tuple[subprocess.Popen, int, int | None, dict]]:
-    process = crmarena("serve", "--db", str(org_dump), "--copy", "--port", "0", "--http-port", "0",
-                       "--tls-dir", str(tls_files.directory), "--today", "2023-05-15")  # fmt: skip
+    process = crmarena(
+        "serve",
+        "--db",
+        str(org_dump),
+        "--copy",
+        "--port",
+        "0",
+        "--http-port",
+        "0",
+        "--tls-dir",
+        str(tls_files.directory),
+        "--today",
+        "2023-05-15",
+    )
     try:
         port, http_port, exports = started(process)
         yield process, port, http_port, exports
@@ -81,11 +97,21 @@ def sha(path: Path) -> str:
 def test_serve_prints_how_to_connect_and_the_snippet_works(served, org_dump: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     process, port, http_port, exports = served
     before = sha(org_dump)
-    assert set(exports) >= {"REQUESTS_CA_BUNDLE", "NODE_EXTRA_CA_CERTS", "CRMARENA_USERNAME", "CRMARENA_PASSWORD",
-                            "CRMARENA_SECURITY_TOKEN", "CRMARENA_URL"}  # fmt: skip
+    assert set(exports) >= {
+        "REQUESTS_CA_BUNDLE",
+        "NODE_EXTRA_CA_CERTS",
+        "CRMARENA_USERNAME",
+        "CRMARENA_PASSWORD",
+        "CRMARENA_SECURITY_TOKEN",
+        "CRMARENA_URL",
+    }
     monkeypatch.setenv("REQUESTS_CA_BUNDLE", exports["REQUESTS_CA_BUNDLE"])
-    sf = Salesforce(username=exports["CRMARENA_USERNAME"], password=exports["CRMARENA_PASSWORD"],
-                    security_token=exports["CRMARENA_SECURITY_TOKEN"], domain=f"127.0.0.1:{port}/login")  # fmt: skip
+    sf = Salesforce(
+        username=exports["CRMARENA_USERNAME"],
+        password=exports["CRMARENA_PASSWORD"],
+        security_token=exports["CRMARENA_SECURITY_TOKEN"],
+        domain=f"127.0.0.1:{port}/login",
+    )
     assert sf.query("SELECT COUNT() FROM Case")["totalSize"] == 7
     sf.Issue__c.create({"Name": "Written to the copy"})
     assert sha(org_dump) == before  # --copy: the source never changes
@@ -97,15 +123,42 @@ def test_serve_prints_how_to_connect_and_the_snippet_works(served, org_dump: Pat
     assert connect().query("SELECT Id FROM Issue__c WHERE Name = 'Written to the copy'")["totalSize"] == 1
 
     assert requests.get(f"http://127.0.0.1:{http_port}/services/data", timeout=10).status_code == 200
-    check = subprocess.run([sys.executable, "-m", "eval_suite.commands.cli", "serve", "--check", "--port", str(port), "--tls-dir",
-                            str(Path(exports["NODE_EXTRA_CA_CERTS"]).parent)], cwd=ROOT, capture_output=True)  # fmt: skip
+    check = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "eval_suite.commands.cli",
+            "serve",
+            "--check",
+            "--port",
+            str(port),
+            "--tls-dir",
+            str(Path(exports["NODE_EXTRA_CA_CERTS"]).parent),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+    )
     assert check.returncode == 0
     assert stop(process) == 0
 
 
 def test_check_fails_when_nothing_listens(tls_files: tls.TlsFiles) -> None:
-    result = subprocess.run([sys.executable, "-m", "eval_suite.commands.cli", "serve", "--check", "--port", "9",
-                             "--tls-dir", str(tls_files.directory)], cwd=ROOT, capture_output=True, text=True)  # fmt: skip
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "eval_suite.commands.cli",
+            "serve",
+            "--check",
+            "--port",
+            "9",
+            "--tls-dir",
+            str(tls_files.directory),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
     assert result.returncode == 1 and "no mock org" in result.stderr
 
 
@@ -116,8 +169,12 @@ def test_read_only_server_refuses_writes(org_dump: Path, tls_files: tls.TlsFiles
     try:
         port, _, exports = started(process)
         monkeypatch.setenv("REQUESTS_CA_BUNDLE", exports["REQUESTS_CA_BUNDLE"])
-        sf = Salesforce(username=exports["CRMARENA_USERNAME"], password=exports["CRMARENA_PASSWORD"],
-                        security_token=exports["CRMARENA_SECURITY_TOKEN"], domain=f"127.0.0.1:{port}/login")  # fmt: skip
+        sf = Salesforce(
+            username=exports["CRMARENA_USERNAME"],
+            password=exports["CRMARENA_PASSWORD"],
+            security_token=exports["CRMARENA_SECURITY_TOKEN"],
+            domain=f"127.0.0.1:{port}/login",
+        )
         assert sf.query("SELECT COUNT() FROM Account")["totalSize"] == 4
         with pytest.raises(SalesforceRefusedRequest):
             sf.Account.create({"Name": "Refused"})
@@ -126,16 +183,44 @@ def test_read_only_server_refuses_writes(org_dump: Path, tls_files: tls.TlsFiles
 
 
 def test_prepare_only_readies_the_org_and_makes_no_tls_files(org_dump: Path, tmp_path: Path) -> None:
-    result = subprocess.run([sys.executable, "-m", "eval_suite.commands.cli", "serve", "--db", str(org_dump), "--copy",
-                             "--prepare-only", "--tls-dir", str(tmp_path / "tls")], cwd=ROOT, capture_output=True,
-                            text=True)  # fmt: skip
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "eval_suite.commands.cli",
+            "serve",
+            "--db",
+            str(org_dump),
+            "--copy",
+            "--prepare-only",
+            "--tls-dir",
+            str(tmp_path / "tls"),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
     assert result.returncode == 0, result.stderr
     assert "ready:" in result.stdout and not (tmp_path / "tls").exists()
 
 
 def test_check_makes_no_ca_before_the_server_has(tmp_path: Path) -> None:
-    result = subprocess.run([sys.executable, "-m", "eval_suite.commands.cli", "serve", "--check", "--port", "9",
-                             "--tls-dir", str(tmp_path / "tls")], cwd=ROOT, capture_output=True, text=True)  # fmt: skip
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "eval_suite.commands.cli",
+            "serve",
+            "--check",
+            "--port",
+            "9",
+            "--tls-dir",
+            str(tmp_path / "tls"),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
     assert result.returncode == 1 and "no CA" in result.stderr and not (tmp_path / "tls").exists()
 
 
@@ -152,36 +237,67 @@ def test_ports_and_certificate_names_come_from_the_environment(org_dump: Path, t
         certificate = x509.load_pem_x509_certificate((tls_dir / "server.pem").read_bytes())
         names = certificate.extensions.get_extension_for_class(x509.SubjectAlternativeName).value
         assert {"crmarena", "org.example.test", "localhost"} <= set(names.get_values_for_type(x509.DNSName))
-        check = subprocess.run([sys.executable, "-m", "eval_suite.commands.cli", "serve", "--check", "--tls-dir", str(tls_dir)],
-                               cwd=ROOT, capture_output=True, text=True, env={**os.environ, "CRMARENA_PORT": str(port)})  # fmt: skip
+        check = subprocess.run(
+            [sys.executable, "-m", "eval_suite.commands.cli", "serve", "--check", "--tls-dir", str(tls_dir)],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            env={**os.environ, "CRMARENA_PORT": str(port)},
+        )
         assert check.returncode == 0, check.stderr
     finally:
         assert stop(process) == 0
 
 
 def test_a_bad_port_in_the_environment_is_a_usage_error() -> None:
-    result = subprocess.run([sys.executable, "-m", "eval_suite.commands.cli", "serve", "--check"], cwd=ROOT, capture_output=True,
-                            text=True, env={**os.environ, "CRMARENA_PORT": "http"})  # fmt: skip
+    result = subprocess.run(
+        [sys.executable, "-m", "eval_suite.commands.cli", "serve", "--check"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "CRMARENA_PORT": "http"},
+    )
     assert (
         result.returncode == 2 and "'http' is not a port number" in result.stderr and "Traceback" not in result.stderr
     )
 
 
 def test_tls_export_hands_out_the_ca_the_server_made(tls_files: tls.TlsFiles, tmp_path: Path) -> None:
-    exported = subprocess.run([sys.executable, "-m", "eval_suite.commands.cli", "tls", "export", str(tmp_path / "out"),
-                               "--tls-dir", str(tls_files.directory)], cwd=ROOT, capture_output=True, text=True)  # fmt: skip
+    exported = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "eval_suite.commands.cli",
+            "tls",
+            "export",
+            str(tmp_path / "out"),
+            "--tls-dir",
+            str(tls_files.directory),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
     assert exported.returncode == 0, exported.stderr
     assert (tmp_path / "out" / "ca.pem").read_bytes() == tls_files.ca_cert.read_bytes()
     assert (tmp_path / "out" / "bundle.pem").read_bytes() == tls_files.bundle.read_bytes()
-    printed = subprocess.run([sys.executable, "-m", "eval_suite.commands.cli", "tls", "export", "-",
-                              "--tls-dir", str(tls_files.directory)], cwd=ROOT, capture_output=True, text=True)  # fmt: skip
+    printed = subprocess.run(
+        [sys.executable, "-m", "eval_suite.commands.cli", "tls", "export", "-", "--tls-dir", str(tls_files.directory)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
     assert printed.returncode == 0 and printed.stdout == tls_files.ca_cert.read_text(encoding="ascii")
     assert "PRIVATE KEY" not in printed.stdout
 
 
 def test_tls_export_before_any_server_says_so(tmp_path: Path) -> None:
-    result = subprocess.run([sys.executable, "-m", "eval_suite.commands.cli", "tls", "export", "-",
-                             "--tls-dir", str(tmp_path / "none")], cwd=ROOT, capture_output=True, text=True)  # fmt: skip
+    result = subprocess.run(
+        [sys.executable, "-m", "eval_suite.commands.cli", "tls", "export", "-", "--tls-dir", str(tmp_path / "none")],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
     assert result.returncode == 1 and "no mock CA" in result.stderr and not (tmp_path / "none").exists()
 
 
@@ -194,8 +310,12 @@ def test_serve_starts_at_the_org_reference_date_and_its_clock_runs(
     try:
         port, _, exports = started(process)
         monkeypatch.setenv("REQUESTS_CA_BUNDLE", exports["REQUESTS_CA_BUNDLE"])
-        sf = Salesforce(username=exports["CRMARENA_USERNAME"], password=exports["CRMARENA_PASSWORD"],
-                        security_token=exports["CRMARENA_SECURITY_TOKEN"], domain=f"127.0.0.1:{port}/login")  # fmt: skip
+        sf = Salesforce(
+            username=exports["CRMARENA_USERNAME"],
+            password=exports["CRMARENA_PASSWORD"],
+            security_token=exports["CRMARENA_SECURITY_TOKEN"],
+            domain=f"127.0.0.1:{port}/login",
+        )
         first, second = (sf.Issue__c.create({"Name": f"Issue {i}"})["id"] for i in (1, 2))
         stamps = [sf.Issue__c.get(record)["CreatedDate"] for record in (first, second)]
         assert stamps[0] < stamps[1]  # the clock runs: each write gets its own moment

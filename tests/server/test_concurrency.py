@@ -40,9 +40,13 @@ class ServedByWorkers:
     exports: dict[str, str]
 
     def connect(self) -> Salesforce:
-        return connect(self.exports["CRMARENA_URL"], username=self.exports["CRMARENA_USERNAME"],
-                       password=self.exports["CRMARENA_PASSWORD"], security_token=self.exports["CRMARENA_SECURITY_TOKEN"],
-                       ca_bundle=self.exports["CRMARENA_CA_BUNDLE"])  # fmt: skip
+        return connect(
+            self.exports["CRMARENA_URL"],
+            username=self.exports["CRMARENA_USERNAME"],
+            password=self.exports["CRMARENA_PASSWORD"],
+            security_token=self.exports["CRMARENA_SECURITY_TOKEN"],
+            ca_bundle=self.exports["CRMARENA_CA_BUNDLE"],
+        )
 
 
 @pytest.fixture(scope="module", params=["one process", "two workers"])
@@ -53,8 +57,9 @@ def served(
         with serve_org(org_dump, tls_files=tls_files) as running:
             yield running
         return
-    process = crmarena("serve", "--db", str(org_dump), "--copy", "--port", "0", "--workers", "2",
-                       "--tls-dir", str(tls_files.directory))  # fmt: skip
+    process = crmarena(
+        "serve", "--db", str(org_dump), "--copy", "--port", "0", "--workers", "2", "--tls-dir", str(tls_files.directory)
+    )
     try:
         yield ServedByWorkers(started(process)[2])
     finally:
@@ -77,9 +82,17 @@ class Worker(threading.Thread):
     def run(self) -> None:
         while time.monotonic() < self.deadline and not self.failures:
             action = self.random.choices(
-                [self.create, self.update, self.delete, self.create_group, self.read_own, self.read_groups, self.read_paged],
+                [
+                    self.create,
+                    self.update,
+                    self.delete,
+                    self.create_group,
+                    self.read_own,
+                    self.read_groups,
+                    self.read_paged,
+                ],
                 weights=[30, 12, 8, 8, 25, 10, 7],
-            )[0]  # fmt: skip
+            )[0]
             try:
                 action()
                 self.operations[action.__name__] += 1

@@ -16,8 +16,9 @@ class Fleet:
         self.registry = Registry(ServerLimits(**{"shed_after_seconds": 0.0, **limits}))  # type: ignore[arg-type]
         self.shed: list[str] = []
 
-    def connect(self, name: str, address: str = "10.0.0.1", phase: Phase = Phase.NEW,
-                authenticated: bool = False) -> Entry | None:  # fmt: skip
+    def connect(
+        self, name: str, address: str = "10.0.0.1", phase: Phase = Phase.NEW, authenticated: bool = False
+    ) -> Entry | None:
         entry = self.registry.admit(address, lambda: self.shed.append(name))
         if entry is not None and (phase != Phase.NEW or authenticated):
             self.registry.enter(entry, phase, authenticated=authenticated)

@@ -63,8 +63,14 @@ class Cci:
         self.packages, self.project, self.home = packages, project, home
 
     def run(self, running: RunningOrg, name: str, *args: str) -> str:
-        env = {**os.environ, "PYTHONPATH": str(self.packages), "HOME": str(self.home), "COLUMNS": "200",
-               "REQUESTS_CA_BUNDLE": str(running.ca_bundle), f"CUMULUSCI_ORG_{name}": org_config(running)}  # fmt: skip
+        env = {
+            **os.environ,
+            "PYTHONPATH": str(self.packages),
+            "HOME": str(self.home),
+            "COLUMNS": "200",
+            "REQUESTS_CA_BUNDLE": str(running.ca_bundle),
+            f"CUMULUSCI_ORG_{name}": org_config(running),
+        }
         command = [sys.executable, "-c", "import sys; from cumulusci.cli.cci import main; sys.exit(main())", *args]
         result = subprocess.run(command, cwd=self.project, env=env, capture_output=True, text=True, timeout=600)
         assert result.returncode == 0, f"cci {' '.join(args)}:\n{result.stdout[-3000:]}\n{result.stderr[-3000:]}"
@@ -73,8 +79,14 @@ class Cci:
 
 def org_config(running: RunningOrg) -> str:
     """The org as CumulusCI's ``CUMULUSCI_ORG_*`` variable holds it, with a refresh token from the org."""
-    return json.dumps({"instance_url": running.url, "refresh_token": refresh_token(running),
-                       "client_id": DEFAULT_CLIENT_ID, "client_secret": DEFAULT_CLIENT_SECRET})  # fmt: skip
+    return json.dumps(
+        {
+            "instance_url": running.url,
+            "refresh_token": refresh_token(running),
+            "client_id": DEFAULT_CLIENT_ID,
+            "client_secret": DEFAULT_CLIENT_SECRET,
+        }
+    )
 
 
 def counts(running: RunningOrg) -> dict[str, int]:
@@ -87,8 +99,16 @@ def case_links(running: RunningOrg) -> Counter:
         return parent[name] if parent else None
 
     rows = running.connect().query_all(CASE_LINKS)["records"]
-    return Counter((row["Subject"], field(row["Contact"], "Name"), field(row["Contact"], "Email"),
-                    field(row["Account"], "Name"), field(row["Account"], "IsPersonAccount")) for row in rows)  # fmt: skip
+    return Counter(
+        (
+            row["Subject"],
+            field(row["Contact"], "Name"),
+            field(row["Contact"], "Email"),
+            field(row["Account"], "Name"),
+            field(row["Account"], "IsPersonAccount"),
+        )
+        for row in rows
+    )
 
 
 def person_accounts(running: RunningOrg) -> Counter:

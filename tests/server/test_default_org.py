@@ -20,8 +20,12 @@ def default(tls_files: tls.TlsFiles) -> Iterator[RunningOrg]:
 
 @pytest.fixture
 def sf(default: RunningOrg, ca_env: None) -> Salesforce:
-    return Salesforce(username=default.username, password=default.password, security_token=default.security_token,
-                      domain=f"127.0.0.1:{default.server.port}/login")  # fmt: skip
+    return Salesforce(
+        username=default.username,
+        password=default.password,
+        security_token=default.security_token,
+        domain=f"127.0.0.1:{default.server.port}/login",
+    )
 
 
 def test_the_administrator_is_the_orgs_system_administrator(default: RunningOrg, sf: Salesforce) -> None:
@@ -36,8 +40,10 @@ def test_crmarena_tool_queries(sf: Salesforce) -> None:
     assert len(cases["records"]) == sf.query("SELECT COUNT() FROM Case")["totalSize"] > 200
     found = sf.search("FIND {shoe} IN ALL FIELDS RETURNING Product2(Id, Name, Description)")["searchRecords"]
     assert found and all(record["attributes"]["type"] == "Product2" for record in found)
-    articles = sf.search("FIND {return} IN ALL FIELDS RETURNING Knowledge__kav(Id, Title, FAQ_Answer__c "
-                         "WHERE PublishStatus='Online' AND Language='en_US')")  # fmt: skip
+    articles = sf.search(
+        "FIND {return} IN ALL FIELDS RETURNING Knowledge__kav(Id, Title, FAQ_Answer__c "
+        "WHERE PublishStatus='Online' AND Language='en_US')"
+    )
     assert articles["searchRecords"]
 
 

@@ -42,8 +42,10 @@ def test_the_image_serves_checks_and_drops_root_with_no_secret_inside() -> None:
     prepare = DOCKERFILE.index("crmarena serve --prepare-only")
     assert DOCKERFILE.index("USER 10001:10001") < prepare  # the cache belongs to the user who serves it
     # Dependencies install from pyproject.toml alone, before the source is copied in.
-    assert DOCKERFILE.index("COPY pyproject.toml") < DOCKERFILE.index("-r /tmp/requirements.txt") < DOCKERFILE.index(
-        "COPY mock_org"
+    assert (
+        DOCKERFILE.index("COPY pyproject.toml")
+        < DOCKERFILE.index("-r /tmp/requirements.txt")
+        < DOCKERFILE.index("COPY mock_org")
     )
 
 
@@ -62,5 +64,7 @@ def test_compose_runs_the_benchmark_against_the_org_by_service_name() -> None:
     assert evaluation["environment"]["CRMARENA_MOCK_URL"] == "https://crmarena:8443"
     assert evaluation["depends_on"]["crmarena"]["condition"] == "service_healthy"
     assert evaluation["command"][0] == "eval"
-    shared = {volume.split(":")[0] for volume in org["volumes"]} & {volume.split(":")[0] for volume in evaluation["volumes"]}
+    shared = {volume.split(":")[0] for volume in org["volumes"]} & {
+        volume.split(":")[0] for volume in evaluation["volumes"]
+    }
     assert shared == {"tls"}

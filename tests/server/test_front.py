@@ -53,9 +53,17 @@ def tls_files(tmp_path_factory: pytest.TempPathFactory) -> tls.TlsFiles:
 
 def make_front(app: Any, tls_files: tls.TlsFiles, port: int = 0, **limits: Any) -> Front:
     """A front over ``app`` on free loopback ports, two app slots, no client with a session, a body limit of LIMIT."""
-    return Front(app, host="127.0.0.1", port=port, http_port=0, certfile=str(tls_files.server_cert),
-                 keyfile=str(tls_files.server_key), threads=2, authenticated=lambda environ: False,
-                 limits=ServerLimits(unauthenticated_body_bytes=LIMIT, **limits))  # fmt: skip
+    return Front(
+        app,
+        host="127.0.0.1",
+        port=port,
+        http_port=0,
+        certfile=str(tls_files.server_cert),
+        keyfile=str(tls_files.server_key),
+        threads=2,
+        authenticated=lambda environ: False,
+        limits=ServerLimits(unauthenticated_body_bytes=LIMIT, **limits),
+    )
 
 
 @pytest.fixture
@@ -76,8 +84,9 @@ def plain(front: Front) -> socket.socket:
 
 def secure(front: Front, tls_files: tls.TlsFiles) -> ssl.SSLSocket:
     context = ssl.create_default_context(cafile=str(tls_files.bundle))
-    return context.wrap_socket(socket.create_connection(("127.0.0.1", front.port), timeout=10),
-                               server_hostname="localhost")  # fmt: skip
+    return context.wrap_socket(
+        socket.create_connection(("127.0.0.1", front.port), timeout=10), server_hostname="localhost"
+    )
 
 
 def responses(sock: socket.socket, count: int, bodiless: tuple[int, ...] = ()) -> list[bytes]:
@@ -87,8 +96,10 @@ def responses(sock: socket.socket, count: int, bodiless: tuple[int, ...] = ()) -
         end = data.find(b"\r\n\r\n")
         if end >= 0:
             head = data[:end].decode()
-            length = next((int(line.split(":")[1]) for line in head.split("\r\n") if line.lower().startswith(
-                "content-length:")), 0)  # fmt: skip
+            length = next(
+                (int(line.split(":")[1]) for line in head.split("\r\n") if line.lower().startswith("content-length:")),
+                0,
+            )
             if head.startswith("HTTP/1.1 100") or len(found) in bodiless:
                 length = 0
             if len(data) >= end + 4 + length:
@@ -102,13 +113,16 @@ def responses(sock: socket.socket, count: int, bodiless: tuple[int, ...] = ()) -
     return found
 
 
-def test_pipelined_requests_are_answered_in_order_on_both_ports(served: tuple[Front, Recorder],
-                                                               tls_files: tls.TlsFiles) -> None:  # fmt: skip
+def test_pipelined_requests_are_answered_in_order_on_both_ports(
+    served: tuple[Front, Recorder], tls_files: tls.TlsFiles
+) -> None:
     front, app = served
     for sock in (plain(front), secure(front, tls_files)):
         with sock:
-            sock.sendall(b"GET /one HTTP/1.1\r\nHost: x\r\n\r\nPOST /two HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n"
-                         b"\r\nabcGET /three HTTP/1.1\r\nHost: x\r\n\r\n")  # fmt: skip
+            sock.sendall(
+                b"GET /one HTTP/1.1\r\nHost: x\r\n\r\nPOST /two HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n"
+                b"\r\nabcGET /three HTTP/1.1\r\nHost: x\r\n\r\n"
+            )
             got = responses(sock, 3)
         assert [answer.rsplit(b"\r\n\r\n", 1)[1] for answer in got] == [b"GET /one 0", b"POST /two 3", b"GET /three 0"]
         assert all(answer.startswith(b"HTTP/1.1 200 OK\r\n") and b"\r\nDate: " in answer for answer in got)
@@ -118,8 +132,10 @@ def test_pipelined_requests_are_answered_in_order_on_both_ports(served: tuple[Fr
 def test_chunked_and_percent_encoded_requests_reach_the_app_whole(served: tuple[Front, Recorder]) -> None:
     front, app = served
     with plain(front) as sock:
-        sock.sendall(b"POST //a%20b%2Fc?q=%27x%27 HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
-                     b"3\r\nabc\r\n2\r\nde\r\n0\r\n\r\n")  # fmt: skip
+        sock.sendall(
+            b"POST //a%20b%2Fc?q=%27x%27 HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+            b"3\r\nabc\r\n2\r\nde\r\n0\r\n\r\n"
+        )
         assert responses(sock, 1)[0].endswith(b"POST /a b/c 5")
     seen = app.seen[-1]
     assert seen["body"] == b"abcde" and seen["QUERY_STRING"] == "q=%27x%27" and seen["CONTENT_LENGTH"] == "5"
@@ -160,8 +176,9 @@ def test_expect_continue_is_honoured_within_the_limit_and_refused_beyond(served:
         (b"GET / HTTP/1.1\r\nHost: x\r\nX: " + b"a" * (1024 * 1024 + 1) + b"\r\n\r\n", b"431 Request Header Fields"),
     ],
 )
-def test_unreadable_requests_are_answered_and_closed(served: tuple[Front, Recorder], request_bytes: bytes,
-                                                     status: bytes) -> None:  # fmt: skip
+def test_unreadable_requests_are_answered_and_closed(
+    served: tuple[Front, Recorder], request_bytes: bytes, status: bytes
+) -> None:
     front, app = served
     with plain(front) as sock:
         sock.sendall(request_bytes)
@@ -192,8 +209,7 @@ def test_the_query_of_a_client_that_resets_its_connection_is_abandoned(served: t
     assert app.abandoned.wait(5)
 
 
-def test_slow_and_silent_clients_hold_no_request_slot(served: tuple[Front, Recorder],
-                                                      tls_files: tls.TlsFiles) -> None:  # fmt: skip
+def test_slow_and_silent_clients_hold_no_request_slot(served: tuple[Front, Recorder], tls_files: tls.TlsFiles) -> None:
     """The app has two slots; 20 clients that trickle headers or never finish a handshake leave them free."""
     front, _ = served
     idle = [plain(front) for _ in range(10)] + [socket.create_connection(("127.0.0.1", front.port)) for _ in range(10)]

@@ -27,12 +27,46 @@ CLIENTS = 4  # concurrent clients: the server is also exercised under concurrenc
 SEED = 20_260_812
 # Pieces a hostile or clumsy client splices in: wildcards, deep nesting, huge numbers, odd literals.
 SPLICES = [
-    "%%%%%%%%%%%%", "____", "\\%", "'", "''", "\\", "(", ")", "NOT (", " OR ", " AND ", " AND NOT ",
-    "9223372036854775808", "9" * 309, "-0", "1e400", "USD" + "9" * 40, "LAST_N_DAYS:738655", "N_YEARS_AGO:99999",
-    "NEXT_N_FISCAL_QUARTERS:2147483648", "2023-02-30", "2023-05-15T25:00:00Z", "NULL", "TRUE", "*", "?", "{", "}",
-    "\u00df", "\u0130", "\U0001f600", "\x00", " LIMIT 2147483648", " OFFSET 2001", " ORDER BY Id DESC NULLS LAST",
-    " FOR UPDATE", " WITH SECURITY_ENFORCED", ", (SELECT Id FROM Contacts)", " GROUP BY ROLLUP(Name)",
-]  # fmt: skip
+    "%%%%%%%%%%%%",
+    "____",
+    "\\%",
+    "'",
+    "''",
+    "\\",
+    "(",
+    ")",
+    "NOT (",
+    " OR ",
+    " AND ",
+    " AND NOT ",
+    "9223372036854775808",
+    "9" * 309,
+    "-0",
+    "1e400",
+    "USD" + "9" * 40,
+    "LAST_N_DAYS:738655",
+    "N_YEARS_AGO:99999",
+    "NEXT_N_FISCAL_QUARTERS:2147483648",
+    "2023-02-30",
+    "2023-05-15T25:00:00Z",
+    "NULL",
+    "TRUE",
+    "*",
+    "?",
+    "{",
+    "}",
+    "\u00df",
+    "\u0130",
+    "\U0001f600",
+    "\x00",
+    " LIMIT 2147483648",
+    " OFFSET 2001",
+    " ORDER BY Id DESC NULLS LAST",
+    " FOR UPDATE",
+    " WITH SECURITY_ENFORCED",
+    ", (SELECT Id FROM Contacts)",
+    " GROUP BY ROLLUP(Name)",
+]
 
 
 def _corpus() -> list[tuple[str, str]]:
@@ -40,8 +74,11 @@ def _corpus() -> list[tuple[str, str]]:
     if shared is None:
         pytest.skip("the shared conformance corpus is not available")
     corpus = []
-    for name, key, resource in (("soql_valid.jsonl", "soql", "query"), ("soql_invalid.jsonl", "soql", "query"),
-                                ("sosl_valid.jsonl", "sosl", "search")):  # fmt: skip
+    for name, key, resource in (
+        ("soql_valid.jsonl", "soql", "query"),
+        ("soql_invalid.jsonl", "soql", "query"),
+        ("sosl_valid.jsonl", "sosl", "search"),
+    ):
         for line in (shared / "corpus" / name).read_text(encoding="utf-8").splitlines():
             if line.strip():
                 corpus.append((resource, json.loads(line)[key]))
@@ -96,8 +133,11 @@ def test_fuzzed_queries_never_fail_the_server(running: RunningOrg) -> None:
         answers = list(pool.map(send, fuzz_inputs(INPUTS)))
     statuses = Counter(status for _, _, status, _, _ in answers)
     worst = max(elapsed for *_, elapsed in answers)
-    faults = [(resource, text[:200], status) for resource, text, status, kind, _ in answers
-              if status >= 500 or kind != "application/json;charset=UTF-8"]  # fmt: skip
+    faults = [
+        (resource, text[:200], status)
+        for resource, text, status, kind, _ in answers
+        if status >= 500 or kind != "application/json;charset=UTF-8"
+    ]
     summary = f"{INPUTS} inputs in {time.monotonic() - started:.1f} s, statuses {dict(statuses)}, worst {worst:.2f} s"
     print(summary)
     assert faults == [], summary

@@ -31,8 +31,13 @@ CHEAP = "SELECT Name FROM Organization"
 
 
 def login(running: RunningOrg, username: str) -> str:
-    form = {"grant_type": "password", "client_id": DEFAULT_CLIENT_ID, "client_secret": DEFAULT_CLIENT_SECRET,
-            "username": username, "password": default_password(username) + default_security_token(username)}  # fmt: skip
+    form = {
+        "grant_type": "password",
+        "client_id": DEFAULT_CLIENT_ID,
+        "client_secret": DEFAULT_CLIENT_SECRET,
+        "username": username,
+        "password": default_password(username) + default_security_token(username),
+    }
     answer = requests.post(f"{running.url}/services/oauth2/token", data=form, verify=str(running.ca_bundle), timeout=10)
     assert answer.status_code == 200, answer.text
     return answer.json()["access_token"]
@@ -46,8 +51,9 @@ def session_of(running: RunningOrg, token: str) -> requests.Session:
     return session
 
 
-def timed_query(running: RunningOrg, token: str, soql: str, timeout: float,
-                session: requests.Session | None = None) -> tuple[float, requests.Response]:  # fmt: skip
+def timed_query(
+    running: RunningOrg, token: str, soql: str, timeout: float, session: requests.Session | None = None
+) -> tuple[float, requests.Response]:
     """How long a query over HTTPS took, on a connection already open when ``session`` is given."""
     session = session or session_of(running, token)
     start = time.monotonic()
@@ -70,13 +76,20 @@ def test_a_backtracking_like_neither_freezes_the_server_nor_runs_long(private: R
     token = login(private, private.username)
     name = "a" * 79
     headers = {"Authorization": f"Bearer {token}"}
-    created = requests.post(f"{private.url}{V}/sobjects/Issue__c", json={"Name": name}, headers=headers,
-                            verify=str(private.ca_bundle), timeout=10)  # fmt: skip
+    created = requests.post(
+        f"{private.url}{V}/sobjects/Issue__c",
+        json={"Name": name},
+        headers=headers,
+        verify=str(private.ca_bundle),
+        timeout=10,
+    )
     assert created.status_code == 201, created.text
     results: dict[str, object] = {}
 
     def hostile() -> None:
-        results["hostile"] = timed_query(private, token, "SELECT COUNT() FROM Issue__c WHERE Name LIKE '%%%%%%%%%%%%qqq'", 30)
+        results["hostile"] = timed_query(
+            private, token, "SELECT COUNT() FROM Issue__c WHERE Name LIKE '%%%%%%%%%%%%qqq'", 30
+        )
 
     warm = session_of(private, token)
     timed_query(private, token, CHEAP, 5, warm)
@@ -127,8 +140,10 @@ def test_like_keeps_salesforce_semantics() -> None:
     from mock_org import wildcards
 
     def like(pattern: str, text: str) -> bool:
-        items = [(wildcards.ANY_RUN, True) if c == "%" else (wildcards.ANY_ONE, True) if c == "_" else (c, False)
-                 for c in pattern]  # fmt: skip
+        items = [
+            (wildcards.ANY_RUN, True) if c == "%" else (wildcards.ANY_ONE, True) if c == "_" else (c, False)
+            for c in pattern
+        ]
         return wildcards.decode(wildcards.Pattern.of(items).encode()).matches(text)
 
     assert like("%", "") and like("a%", "abc") and like("%c", "abc") and like("%b%", "abc") and like("a_c", "abc")
@@ -156,15 +171,34 @@ def test_an_agent_cannot_take_over_the_administrator(private: RunningOrg) -> Non
     refused(session.post(f"{url}/sobjects/User", json={"Username": "evil@example.com", "LastName": "Evil"}))
     refused(session.delete(f"{url}/sobjects/User/{ADMIN}"))
     assert session.patch(f"{url}/sobjects/User/{AGENT_ID}", json={"Title": "Senior Agent"}).status_code == 204
-    collection = session.patch(f"{url}/composite/sobjects", json={"records": [
-        {"attributes": {"type": "User"}, "Id": ADMIN, "IsActive": False}]})  # fmt: skip
+    collection = session.patch(
+        f"{url}/composite/sobjects",
+        json={"records": [{"attributes": {"type": "User"}, "Id": ADMIN, "IsActive": False}]},
+    )
     assert collection.json()[0]["errors"][0]["statusCode"] == "INSUFFICIENT_ACCESS_OR_READONLY"
-    composite = session.post(f"{url}/composite", json={"compositeRequest": [
-        {"method": "PATCH", "url": f"{V}/sobjects/User/{ADMIN}", "referenceId": "x", "body": {"IsActive": False}},
-        {"method": "DELETE", "url": f"{V}/sobjects/User/{ADMIN}/password", "referenceId": "y"}]})  # fmt: skip
+    composite = session.post(
+        f"{url}/composite",
+        json={
+            "compositeRequest": [
+                {
+                    "method": "PATCH",
+                    "url": f"{V}/sobjects/User/{ADMIN}",
+                    "referenceId": "x",
+                    "body": {"IsActive": False},
+                },
+                {"method": "DELETE", "url": f"{V}/sobjects/User/{ADMIN}/password", "referenceId": "y"},
+            ]
+        },
+    )
     assert [sub["httpStatusCode"] for sub in composite.json()["compositeResponse"]] == [403, 403]
-    tree = session.post(f"{url}/composite/tree/User", json={"records": [
-        {"attributes": {"type": "User", "referenceId": "u"}, "Username": "evil2@example.com", "LastName": "E"}]})  # fmt: skip
+    tree = session.post(
+        f"{url}/composite/tree/User",
+        json={
+            "records": [
+                {"attributes": {"type": "User", "referenceId": "u"}, "Username": "evil2@example.com", "LastName": "E"}
+            ]
+        },
+    )
     assert tree.status_code == 400 and tree.json()["results"][0]["errors"][0]["statusCode"] == (
         "INSUFFICIENT_ACCESS_OR_READONLY"
     )
@@ -193,16 +227,23 @@ def test_a_read_only_org_refuses_password_set_and_reset(read_only_app) -> None: 
     for method, body in (("POST", {"NewPassword": "Locked0ut99"}), ("DELETE", None)):
         answer = web.open(path, method=method, json=body, headers=headers)
         assert answer.status_code == 403 and answer.get_json()[0]["errorCode"] == "INSUFFICIENT_ACCESS_OR_READONLY"
-    composite = web.post(f"{V}/composite", headers=headers, json={"compositeRequest": [
-        {"method": "DELETE", "url": path, "referenceId": "reset"}]})  # fmt: skip
+    composite = web.post(
+        f"{V}/composite",
+        headers=headers,
+        json={"compositeRequest": [{"method": "DELETE", "url": path, "referenceId": "reset"}]},
+    )
     assert composite.get_json()["compositeResponse"][0]["httpStatusCode"] == 403
     assert web.get(path, headers=headers).status_code == 200  # reading the expiry is not a write
 
 
 def test_login_lockout_after_ten_failures(private: RunningOrg) -> None:
     username = "sofia.kouris@example.com"
-    form = {"grant_type": "password", "client_id": DEFAULT_CLIENT_ID, "client_secret": DEFAULT_CLIENT_SECRET,
-            "username": username}  # fmt: skip
+    form = {
+        "grant_type": "password",
+        "client_id": DEFAULT_CLIENT_ID,
+        "client_secret": DEFAULT_CLIENT_SECRET,
+        "username": username,
+    }
     url, verify = f"{private.url}/services/oauth2/token", str(private.ca_bundle)
     for _ in range(10):
         assert requests.post(url, data={**form, "password": "wrong"}, verify=verify, timeout=10).status_code == 400
@@ -277,8 +318,9 @@ def test_a_connection_that_never_sends_a_request_is_closed(running: RunningOrg) 
 
 def test_logins_take_at_most_one_megabyte(client: Client) -> None:
     big = b"grant_type=password&username=" + b"x" * (2 * 1024 * 1024)
-    answer = client.post("/services/oauth2/token", token=None, data=big,
-                         headers={"Content-Type": "application/x-www-form-urlencoded"})  # fmt: skip
+    answer = client.post(
+        "/services/oauth2/token", token=None, data=big, headers={"Content-Type": "application/x-www-form-urlencoded"}
+    )
     assert_error(answer, 413, "REQUEST_ENTITY_TOO_LARGE")
     unauthenticated = client.post(f"{V}/sobjects/Account", token="nope", data=b"{" * (2 * 1024 * 1024))
     assert unauthenticated.status in (401, 413)
@@ -357,7 +399,11 @@ def test_query_limits_answer_400(client: Client, soql: str) -> None:
     answer = client.get(f"{V}/query", params={"q": soql})
     assert answer.status in (200, 400), answer.text
     if answer.status == 400:
-        assert answer.json()[0]["errorCode"] in ("MALFORMED_QUERY", "NUMBER_OUTSIDE_VALID_RANGE", "QUERY_TOO_COMPLICATED")
+        assert answer.json()[0]["errorCode"] in (
+            "MALFORMED_QUERY",
+            "NUMBER_OUTSIDE_VALID_RANGE",
+            "QUERY_TOO_COMPLICATED",
+        )
 
 
 def test_an_in_list_costs_linear_time(client: Client) -> None:

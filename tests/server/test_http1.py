@@ -57,9 +57,13 @@ def test_where_a_head_ends() -> None:
 
 @pytest.mark.parametrize(
     ("headers", "framing"),
-    [(b"", 0), (b"\r\nContent-Length: 12", 12), (b"\r\nContent-Length: 5, 5", 5),
-     (b"\r\nTransfer-Encoding: Chunked", None)],
-)  # fmt: skip
+    [
+        (b"", 0),
+        (b"\r\nContent-Length: 12", 12),
+        (b"\r\nContent-Length: 5, 5", 5),
+        (b"\r\nTransfer-Encoding: Chunked", None),
+    ],
+)
 def test_body_framing(headers: bytes, framing: int | None) -> None:
     assert http1.body_framing(http1.parse_head(b"POST / HTTP/1.1\r\nHost: x" + headers)) == framing
 
@@ -97,12 +101,16 @@ def test_bad_chunks_are_refused(data: bytes) -> None:
 
 
 def test_responses_carry_standard_phrases_date_length_and_connection() -> None:
-    head = http1.response_head("400 BAD REQUEST", [("Content-Type", "application/json")], length=2, date="D",
-                               connection="close")  # fmt: skip
-    assert head == (b"HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nContent-Length: 2\r\n"
-                    b"Date: D\r\nConnection: close\r\n\r\n")  # fmt: skip
-    kept = http1.response_head("299 Odd", [("Content-Length", "9"), ("Connection", "x")], length=2, date="D",
-                               connection=None)  # fmt: skip
+    head = http1.response_head(
+        "400 BAD REQUEST", [("Content-Type", "application/json")], length=2, date="D", connection="close"
+    )
+    assert head == (
+        b"HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nContent-Length: 2\r\n"
+        b"Date: D\r\nConnection: close\r\n\r\n"
+    )
+    kept = http1.response_head(
+        "299 Odd", [("Content-Length", "9"), ("Connection", "x")], length=2, date="D", connection=None
+    )
     assert kept == b"HTTP/1.1 299 Odd\r\nContent-Length: 9\r\nDate: D\r\n\r\n"
     assert b"Content-Length" not in http1.response_head("204 NO CONTENT", [], length=None, date="D", connection=None)
     assert not http1.has_body(200, "HEAD") and not http1.has_body(304, "GET") and http1.has_body(404, "GET")

@@ -143,7 +143,7 @@ def test_both_readers_read_each_request_alike(name: str) -> None:
 
 
 _TOKEN = st.text(alphabet="abcXYZ-_!#0", min_size=1, max_size=8)
-_VALUE = st.text(alphabet="ab 1,;=\t\"", max_size=10)
+_VALUE = st.text(alphabet='ab 1,;=\t"', max_size=10)
 _LINE_END = st.sampled_from(["\r\n", "\n"])
 
 
@@ -166,8 +166,9 @@ def requests(draw: st.DrawFn) -> bytes:
         lines.append(f"Transfer-Encoding: {draw(st.sampled_from(['chunked', 'Chunked', 'chunked ', 'identity']))}")
         size = draw(st.sampled_from([f"{len(body):x}", f"{len(body):X}", f"{len(body):x};a=b", f"{len(body):x} "]))
         body = f"{size}{end}{body}{end}0{end}" if body else f"0{end}"
-        body += "".join(f"{name}: {value}{end}" for name, value in draw(st.lists(st.tuples(_TOKEN, _VALUE),
-                                                                                  max_size=2)))  # fmt: skip
+        body += "".join(
+            f"{name}: {value}{end}" for name, value in draw(st.lists(st.tuples(_TOKEN, _VALUE), max_size=2))
+        )
         body += end
     return (end.join(lines) + end + end + body).encode("latin-1")
 

@@ -62,8 +62,13 @@ def test_search(session: dict) -> None:
 
 
 def test_crud_and_query_all(session: dict) -> None:
-    assert session["crud"] == {"created": True, "name": "From jsforce", "description": "updated by jsforce",
-                               "destroyed": True, "deletedRows": [True]}  # fmt: skip
+    assert session["crud"] == {
+        "created": True,
+        "name": "From jsforce",
+        "description": "updated by jsforce",
+        "destroyed": True,
+        "deletedRows": [True],
+    }
 
 
 def test_identity_and_limit_info(session: dict, running: RunningOrg) -> None:
@@ -104,8 +109,12 @@ def test_bulk_load_insert_update_and_delete(bulk: dict) -> None:
     first, second, failed = bulk["insert"]
     assert first["success"] and first["created"] and first["id"].startswith("a1M") and first["errors"] == []
     assert second["success"] and second["id"] != first["id"]
-    assert failed == {"id": None, "success": False, "created": False,
-                      "errors": ["REQUIRED_FIELD_MISSING:Required fields are missing: [Name]:Name --"]}  # fmt: skip
+    assert failed == {
+        "id": None,
+        "success": False,
+        "created": False,
+        "errors": ["REQUIRED_FIELD_MISSING:Required fields are missing: [Name]:Name --"],
+    }
     assert bulk["update"] == [{"id": first["id"], "success": True, "created": False, "errors": []}]
     assert bulk["updated"] == "updated by bulk"
     assert [result["success"] for result in bulk["delete"]] == [True, True]

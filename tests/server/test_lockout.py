@@ -28,8 +28,9 @@ USERNAME = "sofia.kouris@example.com"
 STRANGER = "203.0.113.9"  # a documentation address (RFC 5737): someone on another machine
 
 
-def test_parallel_wrong_passwords_are_counted_before_their_check_ends(org_dump: Path,
-                                                                      monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+def test_parallel_wrong_passwords_are_counted_before_their_check_ends(
+    org_dump: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Ten wrong passwords still being checked (their PBKDF2 slowed down here) already lock the user out:
     the right password that comes meanwhile is refused."""
     right = default_password(USERNAME)
@@ -89,8 +90,13 @@ def test_junk_usernames_do_not_free_a_locked_user(org_dump: Path, monkeypatch: p
 
 
 def token_form(running: RunningOrg, password: str) -> dict[str, str]:
-    return {"grant_type": "password", "client_id": DEFAULT_CLIENT_ID, "client_secret": DEFAULT_CLIENT_SECRET,
-            "username": running.username, "password": password}  # fmt: skip
+    return {
+        "grant_type": "password",
+        "client_id": DEFAULT_CLIENT_ID,
+        "client_secret": DEFAULT_CLIENT_SECRET,
+        "username": running.username,
+        "password": password,
+    }
 
 
 def test_strangers_cannot_lock_the_administrator_out(running: RunningOrg) -> None:

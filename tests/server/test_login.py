@@ -105,8 +105,14 @@ def token_call(client: Client, **form: str):  # type: ignore[no-untyped-def]
 
 
 def test_oauth_password_grant(client: Client, running: RunningOrg) -> None:
-    answer = token_call(client, grant_type="password", client_id=DEFAULT_CLIENT_ID, client_secret=DEFAULT_CLIENT_SECRET,
-                        username=running.username, password=running.password + running.security_token)  # fmt: skip
+    answer = token_call(
+        client,
+        grant_type="password",
+        client_id=DEFAULT_CLIENT_ID,
+        client_secret=DEFAULT_CLIENT_SECRET,
+        username=running.username,
+        password=running.password + running.security_token,
+    )
     body = answer.json()
     assert answer.status == 200 and body["token_type"] == "Bearer"
     assert not body["instance_url"].endswith("/") and body["id"].endswith(f"/id/{ORG_ID}/{ADMIN}")
@@ -134,18 +140,27 @@ def test_oauth_password_grant_failures(client: Client, running: RunningOrg, form
 
 
 def test_oauth_client_credentials_runs_as_the_administrator(client: Client, running: RunningOrg) -> None:
-    answer = token_call(client, grant_type="client_credentials", client_id=DEFAULT_CLIENT_ID,
-                        client_secret=running.client_secret)  # fmt: skip
+    answer = token_call(
+        client, grant_type="client_credentials", client_id=DEFAULT_CLIENT_ID, client_secret=running.client_secret
+    )
     token = answer.json()["access_token"]
     assert client.get("/services/oauth2/userinfo", token=token).json()["user_id"] == ADMIN
     assert token_call(client, grant_type="client_credentials").json()["error"] == "invalid_client"
 
 
 def test_oauth_refresh_token_grant(client: Client, running: RunningOrg) -> None:
-    first = token_call(client, grant_type="password", client_id=DEFAULT_CLIENT_ID, client_secret=DEFAULT_CLIENT_SECRET,
-                       username=running.username, password=running.password, scope="api refresh_token").json()  # fmt: skip
-    refreshed = token_call(client, grant_type="refresh_token", client_id=DEFAULT_CLIENT_ID,
-                           refresh_token=first["refresh_token"]).json()  # fmt: skip
+    first = token_call(
+        client,
+        grant_type="password",
+        client_id=DEFAULT_CLIENT_ID,
+        client_secret=DEFAULT_CLIENT_SECRET,
+        username=running.username,
+        password=running.password,
+        scope="api refresh_token",
+    ).json()
+    refreshed = token_call(
+        client, grant_type="refresh_token", client_id=DEFAULT_CLIENT_ID, refresh_token=first["refresh_token"]
+    ).json()
     assert refreshed["access_token"] != first["access_token"]
     assert client.get(f"{V}/limits", token=refreshed["access_token"]).status == 200
     assert_error(client.get(f"{V}/limits", token=first["refresh_token"]), 401, "INVALID_SESSION_ID")
@@ -154,14 +169,21 @@ def test_oauth_refresh_token_grant(client: Client, running: RunningOrg) -> None:
 
 
 def test_oauth_jwt_bearer_grant(client: Client, running: RunningOrg, jwt_key: rsa.RSAPrivateKey) -> None:
-    claims = {"iss": DEFAULT_CLIENT_ID, "sub": running.username, "aud": "https://login.salesforce.com",
-              "exp": str(int(time.time()) + 300)}  # simple-salesforce sends exp as a string  # fmt: skip
+    claims = {
+        "iss": DEFAULT_CLIENT_ID,
+        "sub": running.username,
+        "aud": "https://login.salesforce.com",
+        "exp": str(int(time.time()) + 300),
+    }  # simple-salesforce sends exp as a string
     assertion = jwt.encode(claims, jwt_key, algorithm="RS256")
     answer = token_call(client, grant_type="urn:ietf:params:oauth:grant-type:jwt-bearer", assertion=assertion)
     assert answer.status == 200 and client.get(f"{V}/limits", token=answer.json()["access_token"]).status == 200
     other = rsa.generate_private_key(public_exponent=65537, key_size=2048)
-    forged = token_call(client, grant_type="urn:ietf:params:oauth:grant-type:jwt-bearer",
-                        assertion=jwt.encode(claims, other, algorithm="RS256"))  # fmt: skip
+    forged = token_call(
+        client,
+        grant_type="urn:ietf:params:oauth:grant-type:jwt-bearer",
+        assertion=jwt.encode(claims, other, algorithm="RS256"),
+    )
     assert forged.status == 400 and forged.json()["error"] == "invalid_grant"
 
 
@@ -258,18 +280,25 @@ def test_the_administrator_sets_and_resets_a_users_password(client: Client) -> N
 )
 def test_new_passwords_follow_the_policy(client: Client, new: str | None, message: str) -> None:
     body = {} if new is None else {"NewPassword": new}
-    error = assert_error(client.post(f"{V}/sobjects/User/{rid('005', 1)}/password", json_body=body), 400,
-                         "INVALID_NEW_PASSWORD")  # fmt: skip
+    error = assert_error(
+        client.post(f"{V}/sobjects/User/{rid('005', 1)}/password", json_body=body), 400, "INVALID_NEW_PASSWORD"
+    )
     assert message in error["message"]
 
 
 def test_only_the_administrator_manages_passwords(client: Client) -> None:
     username = "mohammad.aziz@example.com"
-    form = {"grant_type": "password", "client_id": DEFAULT_CLIENT_ID, "client_secret": DEFAULT_CLIENT_SECRET,
-            "username": username, "password": default_password(username) + default_security_token(username)}  # fmt: skip
+    form = {
+        "grant_type": "password",
+        "client_id": DEFAULT_CLIENT_ID,
+        "client_secret": DEFAULT_CLIENT_SECRET,
+        "username": username,
+        "password": default_password(username) + default_security_token(username),
+    }
     agent = token_call(client, **form).json()["access_token"]
-    error = assert_error(client.get(f"{V}/sobjects/User/{rid('005', 1)}/password", token=agent), 403,
-                         "INSUFFICIENT_ACCESS")  # fmt: skip
+    error = assert_error(
+        client.get(f"{V}/sobjects/User/{rid('005', 1)}/password", token=agent), 403, "INSUFFICIENT_ACCESS"
+    )
     assert error["message"] == "You do not have permission to view this record."
     assert_error(client.get(f"{V}/sobjects/User/005000000000000AAA/password"), 404, "NOT_FOUND")
     assert_error(client.get(f"{V}/sobjects/User/not-an-id/password"), 404, "NOT_FOUND")

@@ -72,12 +72,24 @@ class StdioMcpClient:
 def mcp(sf: SfCli, stored_org: str) -> Iterator[StdioMcpClient]:  # noqa: F811 (the fixtures above)
     packages = [MCP_SERVER] if _node_is_recent() else [MCP_SERVER, NODE_22]
     modules = npm.installed(*packages, timeout=900)
-    command = ["node", str(modules / "@salesforce" / "mcp" / "bin" / "run.js"), "--orgs", stored_org,
-               "--toolsets", "orgs,data,users", "--no-telemetry"]  # fmt: skip
+    command = [
+        "node",
+        str(modules / "@salesforce" / "mcp" / "bin" / "run.js"),
+        "--orgs",
+        stored_org,
+        "--toolsets",
+        "orgs,data,users",
+        "--no-telemetry",
+    ]
     process = subprocess.Popen(
-        command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-        cwd=sf.home, env=sf.env,
-    )  # fmt: skip
+        command,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        cwd=sf.home,
+        env=sf.env,
+    )
     try:
         client = StdioMcpClient(process)
         info = {"name": "crmarena-tests", "version": "1.0"}

@@ -55,8 +55,9 @@ def test_other_digits_in_a_locator_or_a_page_number_are_no_500(client: Client, r
     answers as any bad one does."""
     from .ui.pages import log_in
 
-    first = client.get(f"{V}/query", headers={"Sforce-Query-Options": "batchSize=200"},
-                       params={"q": "SELECT Id FROM Product2"}).json()  # fmt: skip
+    first = client.get(
+        f"{V}/query", headers={"Sforce-Query-Options": "batchSize=200"}, params={"q": "SELECT Id FROM Product2"}
+    ).json()
     cursor = first["nextRecordsUrl"].rsplit("/", 1)[1].split("-")[0]
     assert_error(client.get(f"{V}/query/{cursor}-²"), 400, "INVALID_QUERY_LOCATOR")
     ui = running.app.test_client()

@@ -33,33 +33,55 @@ def test_an_agent_cannot_grant_itself_what_an_administrator_has_not(private: Run
     agent = session_of(private, login(private, AGENT))
 
     def refused(answer) -> None:  # type: ignore[no-untyped-def]
-        assert answer.status_code == 403 and answer.json()[0]["errorCode"] == "INSUFFICIENT_ACCESS_OR_READONLY", answer.text
+        assert answer.status_code == 403 and answer.json()[0]["errorCode"] == "INSUFFICIENT_ACCESS_OR_READONLY", (
+            answer.text
+        )
 
-    refused(agent.post(f"{url}/sobjects/PermissionSet", json={"Name": "Audit", "Label": "Audit",
-                                                              "PermissionsCreateAuditFields": True}))  # fmt: skip
-    granted = admin.post(f"{url}/sobjects/PermissionSet", json={"Name": "Audit", "Label": "Audit",
-                                                                "PermissionsCreateAuditFields": True}).json()["id"]  # fmt: skip
+    refused(
+        agent.post(
+            f"{url}/sobjects/PermissionSet",
+            json={"Name": "Audit", "Label": "Audit", "PermissionsCreateAuditFields": True},
+        )
+    )
+    granted = admin.post(
+        f"{url}/sobjects/PermissionSet", json={"Name": "Audit", "Label": "Audit", "PermissionsCreateAuditFields": True}
+    ).json()["id"]
     refused(agent.patch(f"{url}/sobjects/PermissionSet/{granted}", json={"Label": "Mine"}))
-    refused(agent.post(f"{url}/sobjects/PermissionSetAssignment", json={"AssigneeId": AGENT_ID,
-                                                                        "PermissionSetId": granted}))  # fmt: skip
-    composite = agent.post(f"{url}/composite/sobjects", json={"records": [
-        {"attributes": {"type": "PermissionSetAssignment"}, "AssigneeId": AGENT_ID, "PermissionSetId": granted}]})  # fmt: skip
+    refused(
+        agent.post(f"{url}/sobjects/PermissionSetAssignment", json={"AssigneeId": AGENT_ID, "PermissionSetId": granted})
+    )
+    composite = agent.post(
+        f"{url}/composite/sobjects",
+        json={
+            "records": [
+                {"attributes": {"type": "PermissionSetAssignment"}, "AssigneeId": AGENT_ID, "PermissionSetId": granted}
+            ]
+        },
+    )
     assert composite.json()[0]["errors"][0]["statusCode"] == "INSUFFICIENT_ACCESS_OR_READONLY"
-    admins = admin.get(f"{url}/query", params={"q": f"SELECT Id FROM PermissionSetAssignment WHERE AssigneeId = '{ADMIN}'"})
+    admins = admin.get(
+        f"{url}/query", params={"q": f"SELECT Id FROM PermissionSetAssignment WHERE AssigneeId = '{ADMIN}'"}
+    )
     refused(agent.delete(f"{url}/sobjects/PermissionSetAssignment/{admins.json()['records'][0]['Id']}"))
     refused(agent.delete(f"{url}/sobjects/PermissionSet/{granted}"))
-    forged = agent.post(f"{url}/sobjects/Case", json={"Subject": "x", "CreatedById": ADMIN,
-                                                      "CreatedDate": "2019-01-01T00:00:00.000+0000"})  # fmt: skip
+    forged = agent.post(
+        f"{url}/sobjects/Case",
+        json={"Subject": "x", "CreatedById": ADMIN, "CreatedDate": "2019-01-01T00:00:00.000+0000"},
+    )
     assert forged.status_code == 400 and forged.json()[0]["errorCode"] == "INVALID_FIELD_FOR_INSERT_UPDATE"
     # The administrator still grants and assigns, as the real-org recipe does (docs/real-org-lane.md).
-    assigned = admin.post(f"{url}/sobjects/PermissionSetAssignment", json={"AssigneeId": ADMIN, "PermissionSetId": granted})
+    assigned = admin.post(
+        f"{url}/sobjects/PermissionSetAssignment", json={"AssigneeId": ADMIN, "PermissionSetId": granted}
+    )
     assert assigned.status_code == 201, assigned.text
 
 
 def test_the_profiles_permission_sets_can_be_updated(private: RunningOrg) -> None:
     admin = session_of(private, login(private, private.username))
     url = private.url + V
-    owned = admin.get(f"{url}/query", params={"q": f"SELECT Id, CreatedById FROM PermissionSet WHERE ProfileId = '{ADMIN_PROFILE}'"})
+    owned = admin.get(
+        f"{url}/query", params={"q": f"SELECT Id, CreatedById FROM PermissionSet WHERE ProfileId = '{ADMIN_PROFILE}'"}
+    )
     record = owned.json()["records"][0]
     assert record["CreatedById"] is not None
     answer = admin.patch(f"{url}/sobjects/PermissionSet/{record['Id']}", json={"Description": "Everything"})

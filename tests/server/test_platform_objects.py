@@ -49,8 +49,11 @@ def test_the_tooling_api_serves_only_its_objects(client: Client) -> None:
 
 
 def test_tooling_query_pages_under_its_own_resource(client: Client) -> None:
-    first = client.get(f"{V}/tooling/query", params={"q": "SELECT DurableId FROM FieldDefinition"},
-                       headers={"Sforce-Query-Options": "batchSize=200"}).json()  # fmt: skip
+    first = client.get(
+        f"{V}/tooling/query",
+        params={"q": "SELECT DurableId FROM FieldDefinition"},
+        headers={"Sforce-Query-Options": "batchSize=200"},
+    ).json()
     assert first["done"] is False and first["nextRecordsUrl"].startswith(f"{V}/tooling/query/")
     second = client.get(first["nextRecordsUrl"]).json()
     assert len(second["records"]) > 0
@@ -80,8 +83,13 @@ def test_assigning_a_permission_set(client: Client) -> None:
     profile_set = _query(client, f"SELECT Id FROM PermissionSet WHERE ProfileId = '{ADMIN_PROFILE}'")["records"][0][
         "Id"
     ]
-    assert_error(client.post(f"{V}/sobjects/PermissionSetAssignment", json_body={"AssigneeId": me, "PermissionSetId": profile_set}),
-                 400, "INVALID_CROSS_REFERENCE_KEY")  # fmt: skip
+    assert_error(
+        client.post(
+            f"{V}/sobjects/PermissionSetAssignment", json_body={"AssigneeId": me, "PermissionSetId": profile_set}
+        ),
+        400,
+        "INVALID_CROSS_REFERENCE_KEY",
+    )
     held = _query(client, f"SELECT PermissionSet.Name FROM PermissionSetAssignment WHERE AssigneeId = '{me}'")[
         "records"
     ]
@@ -117,6 +125,9 @@ def test_a_new_person_account_brings_its_contact_and_takes_it_along(client: Clie
     assert client.get(f"{V}/sobjects/Contact/{contact['Id']}").json()["Email"] == "ada@example.org"
     assert client.delete(f"{V}/sobjects/Account/{account_id}").status == 204
     assert_error(client.get(f"{V}/sobjects/Contact/{contact['Id']}"), 404, "NOT_FOUND")
-    missing = assert_error(client.post(f"{V}/sobjects/Account", json_body={"RecordTypeId": record_type, "FirstName": "No"}),
-                           400, "REQUIRED_FIELD_MISSING")  # fmt: skip
+    missing = assert_error(
+        client.post(f"{V}/sobjects/Account", json_body={"RecordTypeId": record_type, "FirstName": "No"}),
+        400,
+        "REQUIRED_FIELD_MISSING",
+    )
     assert missing["fields"] == ["LastName"]

@@ -145,8 +145,11 @@ def test_describe_global_metadata_and_describe(client: Client) -> None:
 
 def test_record_get_with_fields_and_missing_records(client: Client) -> None:
     record = client.get(f"{V}/sobjects/Account/{ACCOUNTS[0]}", params={"fields": "Name,ShippingState"}).json()
-    assert record == {"attributes": {"type": "Account", "url": f"{V}/sobjects/Account/{ACCOUNTS[0]}"},
-                      "Name": "Patricia Walker", "ShippingState": "CA"}  # fmt: skip
+    assert record == {
+        "attributes": {"type": "Account", "url": f"{V}/sobjects/Account/{ACCOUNTS[0]}"},
+        "Name": "Patricia Walker",
+        "ShippingState": "CA",
+    }
     full = client.get(f"{V}/sobjects/Account/{ACCOUNTS[0][:15]}").json()
     assert full["Id"] == ACCOUNTS[0] and "CreatedDate" in full
     assert_error(client.get(f"{V}/sobjects/Account/{rid('001', 9999)}"), 404, "NOT_FOUND")
@@ -169,8 +172,9 @@ def test_create_update_delete_round_trip(client: Client) -> None:
 
 
 def test_write_errors(client: Client) -> None:
-    missing = assert_error(client.post(f"{V}/sobjects/Issue__c", json_body={"Description__c": "x"}), 400,
-                           "REQUIRED_FIELD_MISSING")  # fmt: skip
+    missing = assert_error(
+        client.post(f"{V}/sobjects/Issue__c", json_body={"Description__c": "x"}), 400, "REQUIRED_FIELD_MISSING"
+    )
     assert missing["fields"] == ["Name"]
     assert_error(client.post(f"{V}/sobjects/Issue__c", json_body={"Nope__c": 1}), 400, "INVALID_FIELD")
     bad_json = client.post(f"{V}/sobjects/Issue__c", data="{nope", headers={"Content-Type": "application/json"})
@@ -185,8 +189,12 @@ def test_upsert_by_external_id(client: Client) -> None:
     created = client.patch(path, json_body={"Name": "Upserted shoe"})
     assert created.status == 201 and created.json()["created"] is True
     again = client.patch(path, json_body={"Name": "Upserted shoe v2"})
-    assert again.status == 200 and again.json() == {"id": created.json()["id"], "success": True, "errors": [],
-                                                    "created": False}  # fmt: skip
+    assert again.status == 200 and again.json() == {
+        "id": created.json()["id"],
+        "success": True,
+        "errors": [],
+        "created": False,
+    }
     old_api = client.patch(path.replace("v59.0", "v45.0"), json_body={"Name": "Upserted shoe v3"})
     assert old_api.status == 204
     assert client.get(path).json()["Name"] == "Upserted shoe v3"
@@ -211,14 +219,16 @@ def test_deleted_and_updated_ranges(client: Client) -> None:
     naive = {"start": "2000-01-01T00:00:00:", "end": "2100-01-01T00:00:00:"}  # simple-salesforce's naive tail
     updated = client.get(f"{V}/sobjects/Issue__c/updated/", params=naive).json()
     assert set(updated) == {"ids", "latestDateCovered"}
-    assert_error(client.get(f"{V}/sobjects/Issue__c/updated/", params={"start": "soon"}), 400,
-                 "INVALID_REPLICATION_DATE")  # fmt: skip
+    assert_error(
+        client.get(f"{V}/sobjects/Issue__c/updated/", params={"start": "soon"}), 400, "INVALID_REPLICATION_DATE"
+    )
 
 
 def test_requests_without_a_valid_session_get_401_arrays(client: Client) -> None:
     for token in (None, "00D000000000000!AQbogus"):
-        assert_error(client.get(f"{V}/query", params={"q": "SELECT Id FROM Account"}, token=token), 401,
-                     "INVALID_SESSION_ID")  # fmt: skip
+        assert_error(
+            client.get(f"{V}/query", params={"q": "SELECT Id FROM Account"}, token=token), 401, "INVALID_SESSION_ID"
+        )
     assert_error(client.get(f"{V}/sobjects", token="OAuth"), 401, "INVALID_SESSION_ID")
 
 
@@ -239,15 +249,26 @@ def test_composite_with_references(client: Client) -> None:
     request = {
         "allOrNone": True,
         "compositeRequest": [
-            {"method": "POST", "url": f"{V}/sobjects/Account", "referenceId": "acct",
-             "body": {"Name": f"Composite Co {client.kind}"}},
-            {"method": "POST", "url": f"{V}/sobjects/Contact", "referenceId": "person",
-             "body": {"LastName": "Ref", "AccountId": "@{acct.id}"}},
+            {
+                "method": "POST",
+                "url": f"{V}/sobjects/Account",
+                "referenceId": "acct",
+                "body": {"Name": f"Composite Co {client.kind}"},
+            },
+            {
+                "method": "POST",
+                "url": f"{V}/sobjects/Contact",
+                "referenceId": "person",
+                "body": {"LastName": "Ref", "AccountId": "@{acct.id}"},
+            },
             {"method": "GET", "url": f"{V}/sobjects/Account/@{{acct.id}}?fields=Name", "referenceId": "read"},
-            {"method": "GET", "url": f"{V}/query?q=SELECT+Id+FROM+Contact+WHERE+AccountId='@{{acct.id}}'",
-             "referenceId": "children"},
+            {
+                "method": "GET",
+                "url": f"{V}/query?q=SELECT+Id+FROM+Contact+WHERE+AccountId='@{{acct.id}}'",
+                "referenceId": "children",
+            },
         ],
-    }  # fmt: skip
+    }
     answer = client.post(f"{V}/composite", json_body=request)
     assert answer.status == 200
     responses = answer.json()["compositeResponse"]
@@ -295,8 +316,10 @@ def test_sobject_collections(client: Client) -> None:
     ids = [entry["id"] for entry in created]
     fetched = client.get(f"{V}/composite/sobjects/Issue__c", params={"ids": ",".join(ids), "fields": "Name"}).json()
     assert [record["Name"] for record in fetched] == [record["Name"] for record in records]
-    updates = [{"attributes": {"type": "Issue__c"}, "Id": ids[0], "Name": "Renamed"},
-               {"attributes": {"type": "Issue__c"}, "Id": ids[1], "Nope": 1}]  # fmt: skip
+    updates = [
+        {"attributes": {"type": "Issue__c"}, "Id": ids[0], "Name": "Renamed"},
+        {"attributes": {"type": "Issue__c"}, "Id": ids[1], "Nope": 1},
+    ]
     outcome = client.patch(f"{V}/composite/sobjects", json_body={"allOrNone": True, "records": updates}).json()
     assert outcome[0]["errors"][0]["statusCode"] == "ALL_OR_NONE_OPERATION_ROLLED_BACK"
     assert outcome[1]["errors"][0]["statusCode"] == "INVALID_FIELD"
@@ -310,8 +333,12 @@ def _csv_lines(answer: Answer) -> list[str]:
 
 
 def test_bulk2_query_job(client: Client) -> None:
-    spec = {"operation": "query", "query": "SELECT Id, Name, Account.Name, CreatedDate FROM Contact ORDER BY Name",
-            "columnDelimiter": "COMMA", "lineEnding": "LF"}  # fmt: skip
+    spec = {
+        "operation": "query",
+        "query": "SELECT Id, Name, Account.Name, CreatedDate FROM Contact ORDER BY Name",
+        "columnDelimiter": "COMMA",
+        "lineEnding": "LF",
+    }
     job = client.post(f"{V}/jobs/query", json_body=spec).json()
     assert job["state"] == "UploadComplete" and job["id"].startswith("750") and job["object"] == "Contact"
     info = client.get(f"{V}/jobs/query/{job['id']}").json()
@@ -345,8 +372,13 @@ def test_bulk2_ingest_job(client: Client) -> None:
 
 
 def test_no_request_is_answered_with_html(client: Client) -> None:
-    for method, path in [("GET", "/services/Soap/u/59.0"), ("DELETE", "/services/data"), ("GET", "/id/x/y"),
-                         ("POST", f"{V}/composite"), ("GET", f"{V}/jobs/query/750000000000000AAA")]:  # fmt: skip
+    for method, path in [
+        ("GET", "/services/Soap/u/59.0"),
+        ("DELETE", "/services/data"),
+        ("GET", "/id/x/y"),
+        ("POST", f"{V}/composite"),
+        ("GET", f"{V}/jobs/query/750000000000000AAA"),
+    ]:
         answer = client.call(method, path)
         assert answer.headers["Content-Type"] == JSON, (method, path, answer.text)
         assert answer.status < 500

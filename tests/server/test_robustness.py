@@ -92,8 +92,11 @@ def test_a_doubled_leading_slash_reaches_the_api(running: RunningOrg, prefix: st
     token = Client("https", running).token
     connection = http.client.HTTPConnection("127.0.0.1", running.server.http_port, timeout=10)
     try:
-        connection.request("GET", f"{prefix}services/data/v62.0/query?q=SELECT+Name+FROM+Organization",
-                           headers={"Authorization": f"Bearer {token}"})  # fmt: skip
+        connection.request(
+            "GET",
+            f"{prefix}services/data/v62.0/query?q=SELECT+Name+FROM+Organization",
+            headers={"Authorization": f"Bearer {token}"},
+        )
         response = connection.getresponse()
         body = json.loads(response.read())
     finally:

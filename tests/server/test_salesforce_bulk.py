@@ -26,8 +26,13 @@ FORMATS = ("CSV", "JSON", "XML")
 @pytest.fixture(scope="module")
 def seen(running: RunningOrg, tls_files: tls.TlsFiles) -> dict:
     packages = pypi.installed("salesforce-bulk==2.2.0")
-    env = {**os.environ, "PYTHONPATH": str(packages), "REQUESTS_CA_BUNDLE": str(tls_files.bundle),
-           "INSTANCE_URL": running.url, "SESSION_ID": Client("https", running).token}  # fmt: skip
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(packages),
+        "REQUESTS_CA_BUNDLE": str(tls_files.bundle),
+        "INSTANCE_URL": running.url,
+        "SESSION_ID": Client("https", running).token,
+    }
     result = subprocess.run([sys.executable, str(SCRIPT)], capture_output=True, text=True, env=env, timeout=300)
     assert result.returncode == 0, result.stderr
     return json.loads(result.stdout)

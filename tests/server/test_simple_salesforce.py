@@ -43,8 +43,12 @@ def domain(running: RunningOrg) -> str:
 @pytest.fixture
 def sf(running: RunningOrg) -> Salesforce:
     """CRMArena's way in: Salesforce(username, password, security_token) → SOAP login."""
-    return Salesforce(username=running.username, password=running.password, security_token=running.security_token,
-                      domain=domain(running))  # fmt: skip
+    return Salesforce(
+        username=running.username,
+        password=running.password,
+        security_token=running.security_token,
+        domain=domain(running),
+    )
 
 
 def crmarena_error(error: Exception) -> str:
@@ -63,8 +67,13 @@ def test_soap_login(sf: Salesforce, running: RunningOrg) -> None:
 
 
 def test_oauth_password_login(running: RunningOrg) -> None:
-    sf = Salesforce(username=running.username, password=running.password + running.security_token,
-                    consumer_key=DEFAULT_CLIENT_ID, consumer_secret=DEFAULT_CLIENT_SECRET, domain=domain(running))  # fmt: skip
+    sf = Salesforce(
+        username=running.username,
+        password=running.password + running.security_token,
+        consumer_key=DEFAULT_CLIENT_ID,
+        consumer_secret=DEFAULT_CLIENT_SECRET,
+        domain=domain(running),
+    )
     assert sf.query("SELECT COUNT() FROM Case")["totalSize"] == 7
 
 
@@ -203,15 +212,28 @@ def test_deleted_and_updated(sf: Salesforce) -> None:
 
 
 def test_composite_through_restful(sf: Salesforce) -> None:
-    body = {"allOrNone": True, "compositeRequest": [
-        {"method": "POST", "url": "/services/data/v59.0/sobjects/Account", "referenceId": "a", "body": {"Name": "SS Co"}},
-        {"method": "POST", "url": "/services/data/v59.0/sobjects/Contact", "referenceId": "c",
-         "body": {"LastName": "Composite", "AccountId": "@{a.id}"}},
-    ]}  # fmt: skip
+    body = {
+        "allOrNone": True,
+        "compositeRequest": [
+            {
+                "method": "POST",
+                "url": "/services/data/v59.0/sobjects/Account",
+                "referenceId": "a",
+                "body": {"Name": "SS Co"},
+            },
+            {
+                "method": "POST",
+                "url": "/services/data/v59.0/sobjects/Contact",
+                "referenceId": "c",
+                "body": {"LastName": "Composite", "AccountId": "@{a.id}"},
+            },
+        ],
+    }
     result = sf.restful("composite", method="POST", json=body)
     assert [entry["httpStatusCode"] for entry in result["compositeResponse"]] == [201, 201]
-    collections = sf.restful("composite/sobjects", method="POST",
-                             json={"records": [{"attributes": {"type": "Issue__c"}, "Name": "Coll"}]})  # fmt: skip
+    collections = sf.restful(
+        "composite/sobjects", method="POST", json={"records": [{"attributes": {"type": "Issue__c"}, "Name": "Coll"}]}
+    )
     assert collections[0]["success"] is True
 
 
@@ -256,8 +278,12 @@ def read_only(org_dump: Path, tls_files: tls.TlsFiles) -> Iterator[RunningOrg]:
 
 
 def test_refused_request_403(read_only: RunningOrg) -> None:
-    sf = Salesforce(username=read_only.username, password=read_only.password,
-                    security_token=read_only.security_token, domain=domain(read_only))  # fmt: skip
+    sf = Salesforce(
+        username=read_only.username,
+        password=read_only.password,
+        security_token=read_only.security_token,
+        domain=domain(read_only),
+    )
     assert sf.query("SELECT COUNT() FROM Account")["totalSize"] == 4
     with pytest.raises(SalesforceRefusedRequest) as caught:
         sf.Account.create({"Name": "Not here"})

@@ -22,12 +22,24 @@ def count(client: Client, soql: str) -> int:
 
 def test_trees_are_created_level_by_level_with_children_linked(client: Client) -> None:
     tag = f"Tree {client.kind}"
-    body = {"records": [
-        record("Account", "acc1", Name=f"{tag} One", Contacts={"records": [
-            record("Contact", "con1", LastName=f"{tag} Alpha"), record("Contact", "con2", LastName=f"{tag} Beta"),
-        ]}),
-        record("Account", "acc2", Name=f"{tag} Two", Cases={"records": [record("Case", "case1", Subject=f"{tag} c")]}),
-    ]}  # fmt: skip
+    body = {
+        "records": [
+            record(
+                "Account",
+                "acc1",
+                Name=f"{tag} One",
+                Contacts={
+                    "records": [
+                        record("Contact", "con1", LastName=f"{tag} Alpha"),
+                        record("Contact", "con2", LastName=f"{tag} Beta"),
+                    ]
+                },
+            ),
+            record(
+                "Account", "acc2", Name=f"{tag} Two", Cases={"records": [record("Case", "case1", Subject=f"{tag} c")]}
+            ),
+        ]
+    }
     answer = client.post(f"{V}/composite/tree/Account", json_body=body)
     assert answer.status == 201, answer.text
     result = answer.json()
@@ -35,27 +47,39 @@ def test_trees_are_created_level_by_level_with_children_linked(client: Client) -
     assert [item["referenceId"] for item in result["results"]] == ["acc1", "acc2", "con1", "con2", "case1"]
     ids = {item["referenceId"]: item["id"] for item in result["results"]}
     assert ids["acc1"].startswith("001") and ids["con1"].startswith("003") and ids["case1"].startswith("500")
-    contacts = client.get(f"{V}/query", params={"q": f"SELECT LastName, AccountId FROM Contact WHERE LastName LIKE '{tag}%' ORDER BY LastName"}).json()  # fmt: skip
+    contacts = client.get(
+        f"{V}/query",
+        params={"q": f"SELECT LastName, AccountId FROM Contact WHERE LastName LIKE '{tag}%' ORDER BY LastName"},
+    ).json()
     assert [(row["LastName"], row["AccountId"]) for row in contacts["records"]] == [
-        (f"{tag} Alpha", ids["acc1"]), (f"{tag} Beta", ids["acc1"]),
-    ]  # fmt: skip
+        (f"{tag} Alpha", ids["acc1"]),
+        (f"{tag} Beta", ids["acc1"]),
+    ]
     case = client.get(f"{V}/sobjects/Case/{ids['case1']}").json()
     assert case["AccountId"] == ids["acc2"]
 
 
 def test_one_failure_saves_nothing_and_lists_only_the_failed_records(client: Client) -> None:
     tag = f"Doomed {client.kind}"
-    body = {"records": [
-        record("Account", "ok", Name=f"{tag} Fine", Contacts={"records": [record("Contact", "bad", FirstName="No last name")]}),
-        record("Account", "bogus", Name=f"{tag} Odd", Bogus__c=1),
-    ]}  # fmt: skip
+    body = {
+        "records": [
+            record(
+                "Account",
+                "ok",
+                Name=f"{tag} Fine",
+                Contacts={"records": [record("Contact", "bad", FirstName="No last name")]},
+            ),
+            record("Account", "bogus", Name=f"{tag} Odd", Bogus__c=1),
+        ]
+    }
     answer = client.post(f"{V}/composite/tree/Account", json_body=body)
     assert answer.status == 400
     result = answer.json()
     assert result["hasErrors"] is True
     assert {item["referenceId"]: item["errors"][0]["statusCode"] for item in result["results"]} == {
-        "bogus": "INVALID_FIELD", "bad": "REQUIRED_FIELD_MISSING",
-    }  # fmt: skip
+        "bogus": "INVALID_FIELD",
+        "bad": "REQUIRED_FIELD_MISSING",
+    }
     assert count(client, f"SELECT Id FROM Account WHERE Name LIKE '{tag}%'") == 0
     assert count(client, "SELECT Id FROM Contact WHERE FirstName = 'No last name'") == 0
 
@@ -93,7 +117,10 @@ def test_unknown_objects_and_methods(client: Client) -> None:
 
 def test_a_read_only_org_refuses_trees(read_only_app) -> None:  # type: ignore[no-untyped-def]
     flask_client, token = read_only_app
-    answer = flask_client.post(f"{V}/composite/tree/Issue__c", headers={"Authorization": f"Bearer {token}"},
-                               json={"records": [record("Issue__c", "r", Name="x")]})  # fmt: skip
+    answer = flask_client.post(
+        f"{V}/composite/tree/Issue__c",
+        headers={"Authorization": f"Bearer {token}"},
+        json={"records": [record("Issue__c", "r", Name="x")]},
+    )
     assert answer.status_code == 403
     assert answer.get_json()[0]["errorCode"] == "INSUFFICIENT_ACCESS_OR_READONLY"

@@ -44,16 +44,22 @@ class Workers:
             return fresh.request(method, self.url + path, headers=headers, verify=self.ca, timeout=30, **options)
 
     def login(self, username: str, password: str) -> str:
-        answer = self.call("POST", "/services/Soap/u/59.0", data=soap_login(username, password),
-                           headers={"Content-Type": "text/xml", "SOAPAction": "login"})  # fmt: skip
+        answer = self.call(
+            "POST",
+            "/services/Soap/u/59.0",
+            data=soap_login(username, password),
+            headers={"Content-Type": "text/xml", "SOAPAction": "login"},
+        )
         assert answer.status_code == 200, answer.text
         session_id = element(answer.content, "sessionId")
         assert session_id
         return session_id
 
     def admin(self) -> str:
-        return self.login(self.exports["CRMARENA_USERNAME"],
-                          self.exports["CRMARENA_PASSWORD"] + self.exports["CRMARENA_SECURITY_TOKEN"])  # fmt: skip
+        return self.login(
+            self.exports["CRMARENA_USERNAME"],
+            self.exports["CRMARENA_PASSWORD"] + self.exports["CRMARENA_SECURITY_TOKEN"],
+        )
 
     def statuses(self, path: str, token: str, count: int = 12) -> set[int]:
         return {self.call("GET", path, token).status_code for _ in range(count)}
@@ -83,8 +89,20 @@ def sockets_of(pid: int) -> int:
 
 @pytest.fixture(scope="module")
 def served(org_dump: Path, tls_files: tls.TlsFiles) -> Iterator[Workers]:
-    process = crmarena("serve", "--db", str(org_dump), "--copy", "--port", "0", "--workers", "2",
-                       "--tls-dir", str(tls_files.directory), "--today", "2023-05-15")  # fmt: skip
+    process = crmarena(
+        "serve",
+        "--db",
+        str(org_dump),
+        "--copy",
+        "--port",
+        "0",
+        "--workers",
+        "2",
+        "--tls-dir",
+        str(tls_files.directory),
+        "--today",
+        "2023-05-15",
+    )
     try:
         port, _, exports = started(process)
         workers = Workers(process, port, exports)
@@ -105,8 +123,13 @@ def test_a_session_from_one_worker_works_on_both(served: Workers) -> None:
     held = [requests.Session() for _ in range(CONNECTIONS)]  # kept open, so each worker's sockets can be counted
     try:
         for session in held:
-            answer = session.get(served.url + f"{V}/query", params={"q": "SELECT Id FROM Case LIMIT 1"},
-                                 headers={"Authorization": f"Bearer {token}"}, verify=served.ca, timeout=30)  # fmt: skip
+            answer = session.get(
+                served.url + f"{V}/query",
+                params={"q": "SELECT Id FROM Case LIMIT 1"},
+                headers={"Authorization": f"Bearer {token}"},
+                verify=served.ca,
+                timeout=30,
+            )
             assert answer.status_code == 200, answer.text
         gained = {pid: sockets_of(pid) - before[pid] for pid in pids}
     finally:
@@ -130,10 +153,17 @@ def test_logout_revoke_and_deactivation_hold_on_every_worker(served: Workers) ->
     assert served.call("POST", "/services/Soap/u/59.0", data=logout, headers={"Content-Type": "text/xml"}).ok
     assert served.statuses(f"{V}/limits", soap) == {401}
 
-    oauth = served.call("POST", "/services/oauth2/token", data={
-        "grant_type": "password", "client_id": DEFAULT_CLIENT_ID, "client_secret": DEFAULT_CLIENT_SECRET,
-        "username": served.exports["CRMARENA_USERNAME"], "password": served.exports["CRMARENA_PASSWORD"],
-    }).json()["access_token"]  # fmt: skip
+    oauth = served.call(
+        "POST",
+        "/services/oauth2/token",
+        data={
+            "grant_type": "password",
+            "client_id": DEFAULT_CLIENT_ID,
+            "client_secret": DEFAULT_CLIENT_SECRET,
+            "username": served.exports["CRMARENA_USERNAME"],
+            "password": served.exports["CRMARENA_PASSWORD"],
+        },
+    ).json()["access_token"]
     assert served.statuses(f"{V}/limits", oauth) == {200}
     assert served.call("POST", "/services/oauth2/revoke", data={"token": oauth}).status_code == 200
     assert served.statuses(f"{V}/limits", oauth) == {401}
@@ -166,8 +196,9 @@ def test_a_changed_password_and_a_session_clock_hold_on_every_worker(served: Wor
 def test_pages_of_one_query_come_from_either_worker(served: Workers) -> None:
     token = served.admin()
     paged = {"Sforce-Query-Options": "batchSize=200"}
-    page = served.call("GET", f"{V}/query", token, params={"q": "SELECT Id FROM Product2 ORDER BY Id"},
-                       headers=paged).json()  # fmt: skip
+    page = served.call(
+        "GET", f"{V}/query", token, params={"q": "SELECT Id FROM Product2 ORDER BY Id"}, headers=paged
+    ).json()
     ids = [row["Id"] for row in page["records"]]
     while not page["done"]:
         page = served.call("GET", page["nextRecordsUrl"], token).json()
@@ -177,16 +208,22 @@ def test_pages_of_one_query_come_from_either_worker(served: Workers) -> None:
 
 def test_bulk_jobs_made_on_one_worker_are_polled_on_others(served: Workers) -> None:
     token = served.admin()
-    job = served.call("POST", f"{V}/jobs/query", token,
-                      json={"operation": "query", "query": "SELECT Id FROM Product2"}).json()  # fmt: skip
+    job = served.call(
+        "POST", f"{V}/jobs/query", token, json={"operation": "query", "query": "SELECT Id FROM Product2"}
+    ).json()
     states = {served.call("GET", f"{V}/jobs/query/{job['id']}", token).json()["state"] for _ in range(8)}
     assert states == {"JobComplete"}
     results = served.call("GET", f"{V}/jobs/query/{job['id']}/results", token)
     assert results.status_code == 200 and len(results.text.strip().splitlines()) == PRODUCTS + 1
 
     ingest = served.call("POST", f"{V}/jobs/ingest", token, json={"object": "Issue__c", "operation": "insert"}).json()
-    upload = served.call("PUT", f"{V}/jobs/ingest/{ingest['id']}/batches", token, data="Name\nbulk-one\nbulk-two\n",
-                         headers={"Content-Type": "text/csv"})  # fmt: skip
+    upload = served.call(
+        "PUT",
+        f"{V}/jobs/ingest/{ingest['id']}/batches",
+        token,
+        data="Name\nbulk-one\nbulk-two\n",
+        headers={"Content-Type": "text/csv"},
+    )
     assert upload.status_code == 201, upload.text
     closed = served.call("PATCH", f"{V}/jobs/ingest/{ingest['id']}", token, json={"state": "UploadComplete"})
     assert closed.ok, closed.text
@@ -219,8 +256,9 @@ def test_the_api_request_count_is_one_for_both_workers(served: Workers) -> None:
 
 
 def test_a_worker_that_dies_stops_the_server_and_leaves_no_orphan(org_dump: Path, tls_files: tls.TlsFiles) -> None:
-    process = crmarena("serve", "--db", str(org_dump), "--copy", "--port", "0", "--workers", "2",
-                       "--tls-dir", str(tls_files.directory))  # fmt: skip
+    process = crmarena(
+        "serve", "--db", str(org_dump), "--copy", "--port", "0", "--workers", "2", "--tls-dir", str(tls_files.directory)
+    )
     try:
         port, _, _ = started(process)
         pids = Workers(process, port, {"REQUESTS_CA_BUNDLE": ""}).worker_pids()

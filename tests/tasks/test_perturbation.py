@@ -65,8 +65,14 @@ def test_a_much_later_close_date_hands_the_shortest_handle_time_to_the_runner_up
         second = min((value, agent) for agent, value in scores.items() if agent != instance.answer)[1]
         start, end = truth._window(instance.params)
         moved = truth.transferred_case_ids(records)
-        case = next(case for case in records.cases.values() if case.owner_id == instance.answer and case.is_closed
-                    and start <= case.created < end and case.id not in moved)  # fmt: skip
+        case = next(
+            case
+            for case in records.cases.values()
+            if case.owner_id == instance.answer
+            and case.is_closed
+            and start <= case.created < end
+            and case.id not in moved
+        )
         later = change(
             'UPDATE "Case" SET ClosedDate = ? WHERE Id = ?', (_dump_time(case.created + timedelta(days=7300)), case.id)
         )
@@ -102,14 +108,19 @@ def test_an_order_moved_to_the_next_day_leaves_nothing_to_disambiguate(instances
 def _orders_with(org: OrgRecords, instance: Instance) -> list[str]:
     day = date.fromisoformat(instance.params["purchase_date"])
     account = org.contact_accounts[instance.params["contact_id"]]
-    return sorted({order for order, product in org.order_items.values() if product == instance.params["product_id"]
-                   and org.orders[order][0] == account and org.orders[order][2] == day})  # fmt: skip
+    return sorted(
+        {
+            order
+            for order, product in org.order_items.values()
+            if product == instance.params["product_id"]
+            and org.orders[order][0] == account
+            and org.orders[order][2] == day
+        }
+    )
 
 
 @pytest.mark.parametrize("breached", [True, False])
-def test_moving_the_order_date_across_the_window_flips_the_policy_verdict(
-    instances, records, change, breached
-) -> None:
+def test_moving_the_order_date_across_the_window_flips_the_policy_verdict(instances, records, change, breached) -> None:
     def one_dated_grant(instance: Instance) -> bool:
         """A review that rests on one granted solution its articles list, on an order line above its minimum."""
         if (instance.answer is not None) != breached:
@@ -148,16 +159,22 @@ def test_a_much_later_close_date_hands_the_quickest_state_to_the_runner_up(insta
 
 def _closed_in_window(org: OrgRecords, instance: Instance, state: str):
     start, end = truth._window(instance.params)
-    return [case for case in org.cases.values() if case.is_closed and start <= case.created < end
-            and org.account_states.get(case.account_id or "") == state]  # fmt: skip
+    return [
+        case
+        for case in org.cases.values()
+        if case.is_closed and start <= case.created < end and org.account_states.get(case.account_id or "") == state
+    ]
 
 
 def test_a_case_moved_to_another_issue_changes_the_issue_counts_by_one(instances, records, change) -> None:
     for instance in _of(instances, "top_issue_identification", lambda i: i.answer is not None):
         scores = dict(truth.evaluate(records, instance.task, instance.params).scores)
         start, end = truth._window(instance.params)
-        case = next(case for case in records.cases_by_product[instance.params["product_id"]]
-                    if case.issue_id == instance.answer and start <= case.created < end)  # fmt: skip
+        case = next(
+            case
+            for case in records.cases_by_product[instance.params["product_id"]]
+            if case.issue_id == instance.answer and start <= case.created < end
+        )
         other = sorted(issue for issue in records.issues if issue != instance.answer)[0]
         after = change('UPDATE "Case" SET IssueId__c = ? WHERE Id = ?', (other, case.id))
         scores[instance.answer] -= 1
@@ -170,8 +187,11 @@ def test_a_case_moved_to_another_issue_changes_the_issue_counts_by_one(instances
 def test_a_case_given_to_another_agent_changes_the_routing_counts_by_one(instances, records, change) -> None:
     for instance in _of(instances, "case_routing", lambda i: True):
         counts = dict(truth.evaluate(records, instance.task, instance.params).scores["issue"])
-        case = next(case for case in sorted(records.cases.values(), key=lambda c: c.id) if case.is_closed
-                    and case.owner_id == instance.answer and case.issue_id == instance.params["issue_id"])  # fmt: skip
+        case = next(
+            case
+            for case in sorted(records.cases.values(), key=lambda c: c.id)
+            if case.is_closed and case.owner_id == instance.answer and case.issue_id == instance.params["issue_id"]
+        )
         runner_up = max((count, agent) for agent, count in counts.items() if agent != instance.answer)[1]
         after = change('UPDATE "Case" SET OwnerId = ? WHERE Id = ?', (runner_up, case.id))
         counts[instance.answer] -= 1

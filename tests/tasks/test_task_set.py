@@ -34,14 +34,21 @@ def test_disambiguation_and_policy_instances_are_hard_in_the_right_way(instances
 
 
 def test_windows_of_every_kind_and_both_directions_are_asked(instances) -> None:
-    tools = {(step["tool"], step["args"].get("period") or step["args"].get("period_name"))
-             for instance in instances for step in instance.reference[:1] if "tool" in step}  # fmt: skip
+    tools = {
+        (step["tool"], step["args"].get("period") or step["args"].get("period_name"))
+        for instance in instances
+        for step in instance.reference[:1]
+        if "tool" in step
+    }
     periods = {period for tool, period in tools if tool == "get_start_date"}
     names = {period for tool, period in tools if tool == "get_period"}
     assert periods == {"day", "week", "month", "quarter"}
     assert {"Q1", "Spring", "Winter", "Year"} <= names and names & {"January", "June", "November"}
     for task in ("handle_time", "transfer_count"):
-        asked = {(instance.params["direction"], instance.params["min_cases"]) for instance in instances
-                 if instance.task == task and instance.answer is not None}  # fmt: skip
+        asked = {
+            (instance.params["direction"], instance.params["min_cases"])
+            for instance in instances
+            if instance.task == task and instance.answer is not None
+        }
         assert {direction for direction, _ in asked} == {"min", "max"}
         assert {threshold for _, threshold in asked} == set(range(3, 13))  # every threshold the drafts draw

@@ -14,14 +14,31 @@ from fixtures.tasks import truth
 from mock_org.server.serve import serve_org
 
 CRMARENA_NAMES = {
-    "get_agents_with_max_cases", "get_agents_with_min_cases", "calculate_average_handle_time", "get_start_date",
-    "get_period", "get_agent_handled_cases_by_period", "get_qualified_agent_ids_by_case_count", "get_cases",
-    "get_non_transferred_case_ids", "get_agent_transferred_cases_by_period", "get_shipping_state",
-    "calculate_region_average_closure_times", "get_order_item_ids_by_product", "get_issue_counts",
-    "find_id_with_max_value", "find_id_with_min_value", "get_account_id_by_contact_id", "get_purchase_history",
-    "get_month_to_case_count", "search_knowledge_articles", "search_products", "get_issues",
-    "get_email_messages_by_case_id", "get_livechat_transcript_by_case_id",
-}  # fmt: skip
+    "get_agents_with_max_cases",
+    "get_agents_with_min_cases",
+    "calculate_average_handle_time",
+    "get_start_date",
+    "get_period",
+    "get_agent_handled_cases_by_period",
+    "get_qualified_agent_ids_by_case_count",
+    "get_cases",
+    "get_non_transferred_case_ids",
+    "get_agent_transferred_cases_by_period",
+    "get_shipping_state",
+    "calculate_region_average_closure_times",
+    "get_order_item_ids_by_product",
+    "get_issue_counts",
+    "find_id_with_max_value",
+    "find_id_with_min_value",
+    "get_account_id_by_contact_id",
+    "get_purchase_history",
+    "get_month_to_case_count",
+    "search_knowledge_articles",
+    "search_products",
+    "get_issues",
+    "get_email_messages_by_case_id",
+    "get_livechat_transcript_by_case_id",
+}
 WINDOW = {"start_date": "2022-01-01T00:00:00Z", "end_date": "2023-01-01T00:00:00Z"}
 
 
@@ -59,7 +76,9 @@ def test_date_tools_count_back_calendar_months_and_name_periods_half_open(sf) ->
         == "2024-05-17T00:00:00Z"
     )
     assert call(sf, "get_period", {"period_name": "Winter", "year": 2021}) == {
-        "start_date": "2021-12-01T00:00:00Z", "end_date": "2022-03-01T00:00:00Z"}  # fmt: skip
+        "start_date": "2021-12-01T00:00:00Z",
+        "end_date": "2022-03-01T00:00:00Z",
+    }
     assert call(sf, "get_period", {"period_name": "q2", "year": 2023})["end_date"] == "2023-07-01T00:00:00Z"
 
 
@@ -72,10 +91,15 @@ def test_ids_are_quoted_so_a_crafted_id_stays_one_literal(sf) -> None:
 
 @pytest.mark.parametrize(
     ("name", "arguments", "message"),
-    [("get_cases", {}, "at least one filter"), ("get_start_date", {"end_date": "soon", "period": "day", "interval_count": 1}, "datetime"),
-     ("get_period", {"period_name": "Monsoon", "year": 2022}, "period_name"), ("get_cases", {"colour": "red"}, "unknown argument"),
-     ("respond", {"content": "x"}, "agent loop"), ("dance", {}, "unknown tool")],
-)  # fmt: skip
+    [
+        ("get_cases", {}, "at least one filter"),
+        ("get_start_date", {"end_date": "soon", "period": "day", "interval_count": 1}, "datetime"),
+        ("get_period", {"period_name": "Monsoon", "year": 2022}, "period_name"),
+        ("get_cases", {"colour": "red"}, "unknown argument"),
+        ("respond", {"content": "x"}, "agent loop"),
+        ("dance", {}, "unknown tool"),
+    ],
+)
 def test_bad_arguments_are_a_clear_tool_error(sf, name, arguments, message) -> None:
     with pytest.raises(ToolError, match=message):
         call(sf, name, arguments)

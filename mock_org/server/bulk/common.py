@@ -169,8 +169,10 @@ class JobRegistry(Generic[J]):
             mine = [kept for kept in self._jobs.values() if kept.created_by == job.created_by]
             used = sum(kept.size for kept in mine if kept.id != job.id) + job.size + added
         cap = self.limits.bulk_storage_per_user
-        others = sorted((kept for kept in mine if kept.id != job.id and kept.state in self.TERMINAL),
-                        key=lambda kept: kept.created_at)  # fmt: skip  # fmt: skip
+        others = sorted(
+            (kept for kept in mine if kept.id != job.id and kept.state in self.TERMINAL),
+            key=lambda kept: kept.created_at,
+        )
         for kept in others:
             if used <= cap:
                 break

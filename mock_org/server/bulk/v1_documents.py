@@ -45,17 +45,30 @@ Document = tuple[str, str]  # the body and its Content-Type
 def job_info(job: Job, body_format: str) -> Document:
     counts = {state: job.count(state) for state in ("Queued", "InProgress", "Completed", "Failed")}
     fields: list[tuple[str, Any]] = [
-        ("id", job.id), ("operation", job.operation), ("object", job.sobject), ("createdById", job.created_by),
-        ("createdDate", job.created), ("systemModstamp", job.modstamp or job.created), ("state", job.state),
-        ("externalIdFieldName", job.external_id), ("concurrencyMode", job.concurrency_mode),
-        ("contentType", job.content_type), ("numberBatchesQueued", counts["Queued"]),
-        ("numberBatchesInProgress", counts["InProgress"]), ("numberBatchesCompleted", counts["Completed"]),
-        ("numberBatchesFailed", counts["Failed"]), ("numberBatchesTotal", len(job.batches)),
-        ("numberRecordsProcessed", sum(batch.processed for batch in job.batches)), ("numberRetries", 0),
-        ("apiVersion", float(job.version)), ("assignmentRuleId", None),
-        ("numberRecordsFailed", sum(batch.failed for batch in job.batches)), ("totalProcessingTime", 0),
-        ("apiActiveProcessingTime", 0), ("apexProcessingTime", 0),
-    ]  # fmt: skip
+        ("id", job.id),
+        ("operation", job.operation),
+        ("object", job.sobject),
+        ("createdById", job.created_by),
+        ("createdDate", job.created),
+        ("systemModstamp", job.modstamp or job.created),
+        ("state", job.state),
+        ("externalIdFieldName", job.external_id),
+        ("concurrencyMode", job.concurrency_mode),
+        ("contentType", job.content_type),
+        ("numberBatchesQueued", counts["Queued"]),
+        ("numberBatchesInProgress", counts["InProgress"]),
+        ("numberBatchesCompleted", counts["Completed"]),
+        ("numberBatchesFailed", counts["Failed"]),
+        ("numberBatchesTotal", len(job.batches)),
+        ("numberRecordsProcessed", sum(batch.processed for batch in job.batches)),
+        ("numberRetries", 0),
+        ("apiVersion", float(job.version)),
+        ("assignmentRuleId", None),
+        ("numberRecordsFailed", sum(batch.failed for batch in job.batches)),
+        ("totalProcessingTime", 0),
+        ("apiActiveProcessingTime", 0),
+        ("apexProcessingTime", 0),
+    ]
     if body_format == "JSON":
         return _json(_sorted({**dict(fields), "fastPathEnabled": False}))
     return _xml_document("jobInfo", _xml_fields(fields))
@@ -79,13 +92,18 @@ def batch_info_list(job: Job, body_format: str) -> Document:
 def _batch_fields(batch: Batch, as_queued: bool) -> list[tuple[str, Any]]:
     state = "Queued" if as_queued else batch.state
     return [
-        ("id", batch.id), ("jobId", batch.job_id), ("state", state),
-        ("stateMessage", None if as_queued else batch.state_message), ("createdDate", batch.created),
+        ("id", batch.id),
+        ("jobId", batch.job_id),
+        ("state", state),
+        ("stateMessage", None if as_queued else batch.state_message),
+        ("createdDate", batch.created),
         ("systemModstamp", batch.created if as_queued else batch.modstamp or batch.created),
         ("numberRecordsProcessed", 0 if as_queued else batch.processed),
-        ("numberRecordsFailed", 0 if as_queued else batch.failed), ("totalProcessingTime", 0),
-        ("apiActiveProcessingTime", 0), ("apexProcessingTime", 0),
-    ]  # fmt: skip
+        ("numberRecordsFailed", 0 if as_queued else batch.failed),
+        ("totalProcessingTime", 0),
+        ("apiActiveProcessingTime", 0),
+        ("apexProcessingTime", 0),
+    ]
 
 
 def result_list(batch: Batch, body_format: str) -> Document:
@@ -99,8 +117,7 @@ def result_list(batch: Batch, body_format: str) -> Document:
 def dml_results(job: Job, results: list[RecordResult]) -> Document:
     """Each record's outcome, in the order the batch sent the records."""
     if job.content_type == "JSON":
-        return _json([_json_result(result.id, result.success, result.created, result.errors)
-                      for result in results])  # fmt: skip
+        return _json([_json_result(result.id, result.success, result.created, result.errors) for result in results])
     if job.content_type == "CSV":
         rows = [["Id", "Success", "Created", "Error"]]
         for result in results:
@@ -117,8 +134,9 @@ def dml_results(job: Job, results: list[RecordResult]) -> Document:
 
 
 def _json_result(record_id: str | None, success: bool, created: bool, errors: list[SalesforceError]) -> dict:
-    listed = [{"statusCode": error.error_code, "message": error.message, "fields": error.fields or []}
-              for error in errors]  # fmt: skip
+    listed = [
+        {"statusCode": error.error_code, "message": error.message, "fields": error.fields or []} for error in errors
+    ]
     return {"success": success, "created": created, "id": record_id, "errors": listed}
 
 

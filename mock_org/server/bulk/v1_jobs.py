@@ -129,9 +129,17 @@ class Bulk1Jobs(JobRegistry[Job]):
         if mode is None:
             raise InvalidJob(f"Invalid concurrency mode: {spec.get('concurrencyMode')}")
         self._make_room(user_id)
-        job = Job(id=self.new_id("750"), operation=operation, sobject=sobject.name, created_by=user_id,
-                  created=self.now(), version=version, content_type=job_type, concurrency_mode=mode,
-                  external_id=external_id)  # fmt: skip
+        job = Job(
+            id=self.new_id("750"),
+            operation=operation,
+            sobject=sobject.name,
+            created_by=user_id,
+            created=self.now(),
+            version=version,
+            content_type=job_type,
+            concurrency_mode=mode,
+            external_id=external_id,
+        )
         return self._add(job.id, job)
 
     def change_state(self, job_id: str, new_state: str, *, user_id: str) -> Job:
@@ -157,8 +165,10 @@ class Bulk1Jobs(JobRegistry[Job]):
         ``bulk1_batch_bytes`` and ``bulk1_batch_records`` records, as on a real org."""
         job = self.get(job_id, user_id)
         if length > self.limits.bulk1_batch_bytes:
-            raise InvalidBatch(f"Failed to read the batch: {length:,} bytes is more than a batch may hold "
-                               f"({self.limits.bulk1_batch_bytes:,})")  # fmt: skip
+            raise InvalidBatch(
+                f"Failed to read the batch: {length:,} bytes is more than a batch may hold "
+                f"({self.limits.bulk1_batch_bytes:,})"
+            )
         raw = data.read(self.limits.bulk1_batch_bytes + 1)
         batch = Batch(id=self.new_id("751"), job_id=job.id, created=self.now())
         size = self.files.write(job.id, batch.request_file, [raw])
@@ -202,11 +212,16 @@ class Bulk1Jobs(JobRegistry[Job]):
             unsupported = _unsupported_in_bulk_query(columns)
             if unsupported:
                 raise InvalidBatch(f"Failed to process query: FUNCTIONALITY_NOT_ENABLED: {unsupported}")
-            pages = query_pages(self.org, soql, include_deleted=include_deleted, user_id=job.created_by,
-                                version=job.version)  # fmt: skip
+            pages = query_pages(
+                self.org, soql, include_deleted=include_deleted, user_id=job.created_by, version=job.version
+            )
             counted = _Counted(pages)
-            size = self.files.write(job.id, batch.result_file, query_result_chunks(job.content_type, columns, counted),
-                                    self.limits.bulk_storage_per_user)  # fmt: skip
+            size = self.files.write(
+                job.id,
+                batch.result_file,
+                query_result_chunks(job.content_type, columns, counted),
+                self.limits.bulk_storage_per_user,
+            )
         except InvalidBatch:
             raise
         except OverflowError:
@@ -219,8 +234,10 @@ class Bulk1Jobs(JobRegistry[Job]):
     def _run_dml(self, job: Job, batch: Batch, raw: bytes) -> int:
         header, records = read_records(job.content_type, raw)
         if len(records) > self.limits.bulk1_batch_records:
-            raise InvalidBatch(f"Failed to read the batch: {len(records):,} records is more than a batch may hold "
-                               f"({self.limits.bulk1_batch_records:,})")  # fmt: skip
+            raise InvalidBatch(
+                f"Failed to read the batch: {len(records):,} records is more than a batch may hold "
+                f"({self.limits.bulk1_batch_records:,})"
+            )
         sobject = self.org.sobject(job.sobject)
         unknown = [name for name in header or [] if sobject.field(name) is None]
         if unknown:
@@ -229,8 +246,9 @@ class Bulk1Jobs(JobRegistry[Job]):
         for data in records:
             given_id = next((str(value) for key, value in data.items() if key.lower() == "id" and value), None)
             try:
-                record_id, created = write_record(self.org, job.operation, job.sobject, data,
-                                                  external_id=job.external_id, user_id=job.created_by)  # fmt: skip
+                record_id, created = write_record(
+                    self.org, job.operation, job.sobject, data, external_id=job.external_id, user_id=job.created_by
+                )
             except SalesforceError as error:
                 results.append(RecordResult(given_id, False, False, [error]))
             else:

@@ -79,8 +79,12 @@ class Job(BulkJob):
         return body
 
     def csv_writer(self, out: io.StringIO) -> Any:
-        return csv.writer(out, delimiter=DELIMITERS[self.delimiter], lineterminator=LINE_ENDINGS[self.line_ending],
-                          quoting=csv.QUOTE_ALL)  # fmt: skip
+        return csv.writer(
+            out,
+            delimiter=DELIMITERS[self.delimiter],
+            lineterminator=LINE_ENDINGS[self.line_ending],
+            quoting=csv.QUOTE_ALL,
+        )
 
 
 class JobStore(JobRegistry[Job]):
@@ -118,8 +122,16 @@ class JobStore(JobRegistry[Job]):
         delimiter, line_ending = _format(spec)
         # A bad query fails here, before any job exists, as it does on a real org.
         columns = query_columns(self.org, soql, user_id=user_id)
-        job = self._new(user_id, operation=operation, sobject=columns.sobject, version=version, delimiter=delimiter,
-                        line_ending=line_ending, state="InProgress", header=columns.header)  # fmt: skip
+        job = self._new(
+            user_id,
+            operation=operation,
+            sobject=columns.sobject,
+            version=version,
+            delimiter=delimiter,
+            line_ending=line_ending,
+            state="InProgress",
+            header=columns.header,
+        )
         pages = query_pages(self.org, soql, include_deleted=operation == "queryAll", user_id=user_id, version=version)
         offsets = array("Q")
         try:
@@ -179,8 +191,15 @@ class JobStore(JobRegistry[Job]):
         if operation == "upsert" and not external_id:
             raise InvalidOperation("External ID was blank for Upsert. Please specify the externalIdFieldName.")
         delimiter, line_ending = _format(spec)
-        return self._new(user_id, operation=operation, sobject=sobject, version=version, delimiter=delimiter,
-                         line_ending=line_ending, external_id=external_id)  # fmt: skip
+        return self._new(
+            user_id,
+            operation=operation,
+            sobject=sobject,
+            version=version,
+            delimiter=delimiter,
+            line_ending=line_ending,
+            external_id=external_id,
+        )
 
     def upload(self, job_id: str, data: IO[bytes], *, user_id: str) -> None:
         """Copy an upload's CSV to the job's files as it is read; every upload must have the same header."""
@@ -235,8 +254,9 @@ class JobStore(JobRegistry[Job]):
             for row in self._uploaded_rows(job):
                 data = row_data(job.header, row)
                 try:
-                    record_id, created = write_record(self.org, job.operation, job.sobject, data,
-                                                      external_id=job.external_id, user_id=job.created_by)  # fmt: skip
+                    record_id, created = write_record(
+                        self.org, job.operation, job.sobject, data, external_id=job.external_id, user_id=job.created_by
+                    )
                 except SalesforceError as error:
                     failures.add([str(data.get("Id") or ""), error_text(error), *row])
                 else:

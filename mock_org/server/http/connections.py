@@ -110,13 +110,15 @@ class Registry:
         held = self._per_address
         waited = time.monotonic() - self.limits.shed_after_seconds
         sheddable = [
-            entry for entry in candidates
+            entry
+            for entry in candidates
             if entry.phase in SHEDDABLE and (held[entry.address] > held[newcomer] or entry.since <= waited)
-        ]  # fmt: skip
+        ]
         if not sheddable:
             return False
-        victim = min(sheddable, key=lambda entry: (entry.phase == Phase.IDLE_AUTHENTICATED, -held[entry.address],
-                                                   entry.since))  # fmt: skip
+        victim = min(
+            sheddable, key=lambda entry: (entry.phase == Phase.IDLE_AUTHENTICATED, -held[entry.address], entry.since)
+        )
         self._forget(victim)  # its room is free at once; its thread winds down on its own
         self.shed_count += 1
         victim.shed()

@@ -80,10 +80,19 @@ class Front:
     headers whether it carries a live session."""
 
     def __init__(
-        self, app: wsgi.WsgiApp, *, host: str, port: int, http_port: int | None, certfile: str, keyfile: str,
-        threads: int, authenticated: Callable[[dict[str, Any]], bool], limits: ServerLimits | None = None,
+        self,
+        app: wsgi.WsgiApp,
+        *,
+        host: str,
+        port: int,
+        http_port: int | None,
+        certfile: str,
+        keyfile: str,
+        threads: int,
+        authenticated: Callable[[dict[str, Any]], bool],
+        limits: ServerLimits | None = None,
         inherited: tuple[int, int | None] | None = None,
-    ) -> None:  # fmt: skip
+    ) -> None:
         self.app = app
         self.authenticated = authenticated
         self.limits = limits or ServerLimits()
@@ -279,8 +288,9 @@ class Connection:
         if head is None:
             return False
         length = http1.body_framing(head)
-        environ = wsgi.environ_of(head, scheme="https" if self.secure else "http", server=self.server,
-                                  client=self.client)  # fmt: skip
+        environ = wsgi.environ_of(
+            head, scheme="https" if self.secure else "http", server=self.server, client=self.client
+        )
         self.authenticated = self.front.authenticated(environ)
         self._enter(Phase.BUSY if self.authenticated else Phase.READING, authenticated=self.authenticated)
         limits = self.limits
@@ -410,8 +420,9 @@ class Connection:
 
     # ------------------------------------------------------------------ answering
 
-    def _respond(self, head: http1.Head, status: str, headers: list[tuple[str, str]], content: bytes,
-                 keep_alive: bool) -> None:  # fmt: skip
+    def _respond(
+        self, head: http1.Head, status: str, headers: list[tuple[str, str]], content: bytes, keep_alive: bool
+    ) -> None:
         code = int(status[:3])
         with_body = http1.has_body(code, head.method)
         connection = None if keep_alive and head.version >= (1, 1) else ("keep-alive" if keep_alive else "close")

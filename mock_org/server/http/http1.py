@@ -232,8 +232,13 @@ def has_body(status: int, method: str) -> bool:
 
 
 def response_head(
-    status: str, headers: list[tuple[str, str]], *, length: int | None, date: str, connection: str | None,
-) -> bytes:  # fmt: skip
+    status: str,
+    headers: list[tuple[str, str]],
+    *,
+    length: int | None,
+    date: str,
+    connection: str | None,
+) -> bytes:
     """The status line and headers of a response, as the app named them (some clients look names up
     case-sensitively), plus ``Date``, ``Content-Length`` (unless ``length`` is None: no body allowed) and
     ``Connection`` (``close``, or ``keep-alive`` for an HTTP/1.0 client) unless the app set them."""

@@ -95,8 +95,12 @@ def _key_bytes(key: ec.EllipticCurvePrivateKey) -> bytes:
 
 def _make_ca(files: TlsFiles, now: dt.datetime) -> None:
     key = ec.generate_private_key(ec.SECP256R1())
-    name = x509.Name([x509.NameAttribute(NameOID.ORGANIZATION_NAME, "CRMArena mock org"),
-                      x509.NameAttribute(NameOID.COMMON_NAME, "CRMArena mock org local CA")])  # fmt: skip
+    name = x509.Name(
+        [
+            x509.NameAttribute(NameOID.ORGANIZATION_NAME, "CRMArena mock org"),
+            x509.NameAttribute(NameOID.COMMON_NAME, "CRMArena mock org local CA"),
+        ]
+    )
     certificate = (
         x509.CertificateBuilder()
         .subject_name(name)

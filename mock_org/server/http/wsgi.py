@@ -22,8 +22,12 @@ _LEADING_SLASHES = re.compile(r"^/{2,}")
 
 
 def environ_of(
-    head: Head, *, scheme: str, server: tuple[str, int], client: tuple[str, int],
-) -> dict[str, Any]:  # fmt: skip
+    head: Head,
+    *,
+    scheme: str,
+    server: tuple[str, int],
+    client: tuple[str, int],
+) -> dict[str, Any]:
     """The WSGI environ of a request, before its body is read; a run of leading slashes in the path is one.
 
     Salesforce answers ``GET //services/data``: the sf CLI stores an instance URL with a trailing

@@ -48,7 +48,6 @@ def parse_json(raw: bytes) -> Any:
             f"'true', 'false' or 'null') at [line:{error.lineno}, column:{error.colno}]"
         ) from None
 
-
     if _depth(value) > MAX_DEPTH:
         raise _too_deep()
     return value

@@ -19,9 +19,11 @@ class ApiUsage:
     adds to its own part of it, so counting takes no lock between them."""
 
     def __init__(
-        self, limit: int, today: Callable[[], dt.date] = lambda: dt.datetime.now(dt.UTC).date(),
+        self,
+        limit: int,
+        today: Callable[[], dt.date] = lambda: dt.datetime.now(dt.UTC).date(),
         state: SharedState | None = None,
-    ) -> None:  # fmt: skip
+    ) -> None:
         self.limit = limit
         self._today = today
         self._requests = (state or LocalState()).tally("usage:requests")

@@ -17,9 +17,13 @@ from .blueprint import CSRF_MESSAGE, blueprint, page_error
 def _login_page(message: str | None = None, status: int = 200, notice: str | None = None) -> Response:
     start_url = request.values.get("startURL") or request.values.get("retURL") or ""
     body = render_template(
-        "ui/login.html", message=message, notice=notice, start_url=start_url,
-        username=request.form.get("username", ""), login_token=sessions.login_form_token(),
-    )  # fmt: skip
+        "ui/login.html",
+        message=message,
+        notice=notice,
+        start_url=start_url,
+        username=request.form.get("username", ""),
+        login_token=sessions.login_form_token(),
+    )
     return Response(body, status=status, content_type="text/html; charset=utf-8")
 
 
@@ -33,8 +37,9 @@ def login() -> Response:
     if not sessions.login_csrf_ok():
         return _login_page("Your login page expired. Please try again.", 403)
     try:
-        user = state().auth.authenticate(request.form.get("username", ""), request.form.get("password", ""),
-                                         request.remote_addr or "")  # fmt: skip
+        user = state().auth.authenticate(
+            request.form.get("username", ""), request.form.get("password", ""), request.remote_addr or ""
+        )
     except InvalidLogin:
         return _login_page(f"Please check your username and password. {INVALID_LOGIN_MESSAGE}", 401)
     response = redirect(sessions.local_target(request.form.get("startURL")), 302)

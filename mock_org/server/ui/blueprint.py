@@ -21,8 +21,9 @@ from .state import ui_state
 
 log = logging.getLogger(__name__)
 
-blueprint = Blueprint("ui", __name__, template_folder="templates", static_folder="static",
-                      static_url_path="/lightning/static")  # fmt: skip
+blueprint = Blueprint(
+    "ui", __name__, template_folder="templates", static_folder="static", static_url_path="/lightning/static"
+)
 PUBLIC = frozenset({"ui.login", "ui.frontdoor", "ui.static", "ui.logout"})
 # The tabs of the navigation bar; the other objects are under "More".
 TABS = ("Account", "Contact", "Case", "Knowledge__kav", "Product2", "Order")
@@ -33,8 +34,10 @@ CONTENT_SECURITY_POLICY = (
 )
 CSRF_MESSAGE = "This form has expired or did not come from this org. Reload the page and try again."
 TOASTS = {
-    "created": "The record was created.", "saved": "Your changes were saved.", "deleted": "The record was deleted.",
-}  # fmt: skip
+    "created": "The record was created.",
+    "saved": "Your changes were saved.",
+    "deleted": "The record was deleted.",
+}
 
 
 @blueprint.before_request
@@ -81,17 +84,26 @@ def context() -> dict[str, Any]:
     tabs = [catalog.get(name) for name in TABS if name in catalog.main]
     more = [catalog.get(name) for name in catalog.main if name not in TABS]
     return {
-        "me": session.user if session else None, "csrf_token": sessions.csrf_token, "csrf_field": sessions.CSRF_FIELD,
-        "org_name": state().auth.org.name, "read_only": org().read_only, "tabs": tabs, "more_tabs": more,
-        "show": show, "record_link": display.record_link,
-        "cell": lambda column, value, title, record=None: display.cell(column, value, title, record, zone(),
-                                                                        catalog.object_of),
+        "me": session.user if session else None,
+        "csrf_token": sessions.csrf_token,
+        "csrf_field": sessions.CSRF_FIELD,
+        "org_name": state().auth.org.name,
+        "read_only": org().read_only,
+        "tabs": tabs,
+        "more_tabs": more,
+        "show": show,
+        "record_link": display.record_link,
+        "cell": lambda column, value, title, record=None: display.cell(
+            column, value, title, record, zone(), catalog.object_of
+        ),
         "when": lambda wire: display.moment(wire, zone()) if wire else "",
         "chat_when": lambda stamp: display.chat_moment(stamp, zone()),
-        "object_of": catalog.object_of, "toast": TOASTS.get(request.args.get("toast", "")),
-        "input_type": forms.input_type, "required": forms.required,
+        "object_of": catalog.object_of,
+        "toast": TOASTS.get(request.args.get("toast", "")),
+        "input_type": forms.input_type,
+        "required": forms.required,
         "input_value": lambda field, value: forms.input_value(field, value, zone()),
-    }  # fmt: skip
+    }
 
 
 def page_error(status: int, message: str, code: str | None = None) -> Response:

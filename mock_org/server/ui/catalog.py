@@ -14,8 +14,15 @@ from ...ids import is_id
 from ...org import Org
 
 # The audit fields a record page shows in its own section, and list views and forms leave out.
-SYSTEM_FIELDS = ("Id", "IsDeleted", "CreatedById", "CreatedDate", "LastModifiedById", "LastModifiedDate",
-                 "SystemModstamp")  # fmt: skip
+SYSTEM_FIELDS = (
+    "Id",
+    "IsDeleted",
+    "CreatedById",
+    "CreatedDate",
+    "LastModifiedById",
+    "LastModifiedDate",
+    "SystemModstamp",
+)
 # Objects without a name field are titled by the first of these they have (an email by its subject).
 TITLE_FALLBACKS = ("Subject", "Name", "Title")
 

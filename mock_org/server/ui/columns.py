@@ -70,9 +70,10 @@ def default_columns(info: ObjectInfo) -> list[str]:
     if chosen:
         return chosen
     plain = [
-        entry["name"] for entry in info.field_list()
+        entry["name"]
+        for entry in info.field_list()
         if entry["name"] not in SYSTEM_FIELDS and entry["type"] != "textarea" and entry["name"] != info.title
-    ]  # fmt: skip
+    ]
     return [info.title, *plain[: DEFAULT_WIDTH - 1]]
 
 

@@ -29,8 +29,11 @@ def chat_turns(body: str | None) -> list[Turn]:
         match = _TURN.match(line.strip())
         if match:
             role = (match["role"] or "").strip().lower()
-            turns.append(Turn(match["speaker"], role if role in ("agent", "customer") else "system",
-                              match["when"], match["text"]))  # fmt: skip
+            turns.append(
+                Turn(
+                    match["speaker"], role if role in ("agent", "customer") else "system", match["when"], match["text"]
+                )
+            )
         elif line.strip() and turns:
             turns[-1].text += "\n" + line.strip()
         elif line.strip():

@@ -43,8 +43,10 @@ def local_datetime(wire: str, zone: dt.tzinfo) -> str:
     the page never leaves a reader to guess which zone a time is in."""
     moment = parse_datetime(wire).astimezone(zone)
     hour = moment.hour % 12 or 12
-    return (f"{moment.month}/{moment.day}/{moment.year}, {hour}:{moment.minute:02d} "
-            f"{'AM' if moment.hour < 12 else 'PM'} {moment.tzname() or 'UTC'}")  # fmt: skip
+    return (
+        f"{moment.month}/{moment.day}/{moment.year}, {hour}:{moment.minute:02d} "
+        f"{'AM' if moment.hour < 12 else 'PM'} {moment.tzname() or 'UTC'}"
+    )
 
 
 def local_date(wire: str) -> str:
@@ -117,8 +119,14 @@ def show(info: ObjectInfo, field: dict[str, Any], value: Any, zone: dt.tzinfo) -
     return escape(value)
 
 
-def cell(column: Column, value: Any, title: Any, record: dict[str, Any] | None, zone: dt.tzinfo,
-         object_of: Callable[[Any], str | None]) -> Markup:  # fmt: skip
+def cell(
+    column: Column,
+    value: Any,
+    title: Any,
+    record: dict[str, Any] | None,
+    zone: dt.tzinfo,
+    object_of: Callable[[Any], str | None],
+) -> Markup:
     """A table cell: the record's title as the link to it (when ``record`` is given), a lookup as a
     link to the record it points at, anything else as its value."""
     if record is not None:

@@ -17,11 +17,19 @@ from .catalog import ObjectInfo
 from .pages import html, object_info
 
 
-def _form(info: ObjectInfo, record: dict[str, Any] | None, values: dict[str, Any],
-          error: SalesforceError | None = None) -> Response:  # fmt: skip
+def _form(
+    info: ObjectInfo, record: dict[str, Any] | None, values: dict[str, Any], error: SalesforceError | None = None
+) -> Response:
     fields = forms.form_fields(info, creating=record is None)
-    body = render_template("ui/form.html", info=info, record=record, fields=fields, values=values, error=error,
-                           error_fields=set(error.fields or []) if error else set())  # fmt: skip
+    body = render_template(
+        "ui/form.html",
+        info=info,
+        record=record,
+        fields=fields,
+        values=values,
+        error=error,
+        error_fields=set(error.fields or []) if error else set(),
+    )
     return html(body)
 
 

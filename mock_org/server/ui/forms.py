@@ -11,9 +11,16 @@ from ...values import format_datetime, parse_datetime
 from .catalog import SYSTEM_FIELDS, ObjectInfo
 
 INPUT_TYPES = {
-    "email": "email", "phone": "tel", "url": "url", "date": "date", "datetime": "datetime-local",
-    "int": "number", "double": "number", "currency": "number", "percent": "number",
-}  # fmt: skip
+    "email": "email",
+    "phone": "tel",
+    "url": "url",
+    "date": "date",
+    "datetime": "datetime-local",
+    "int": "number",
+    "double": "number",
+    "currency": "number",
+    "percent": "number",
+}
 
 
 def form_fields(info: ObjectInfo, creating: bool) -> list[dict[str, Any]]:

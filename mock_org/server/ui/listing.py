@@ -85,11 +85,15 @@ class ListRequest:
     def args(self, **changes: Any) -> dict[str, Any]:
         """The query string of this view with ``changes`` (for sort and page links)."""
         data: dict[str, Any] = {
-            "sort": self.sort, "dir": "desc" if self.descending else "asc", "q": self.find or None,
-            "page": self.page if self.page > 1 else None, "size": self.size if self.size != DEFAULT_PAGE_SIZE else None,
-            "field": [item.field for item in self.filters], "op": [item.op for item in self.filters],
+            "sort": self.sort,
+            "dir": "desc" if self.descending else "asc",
+            "q": self.find or None,
+            "page": self.page if self.page > 1 else None,
+            "size": self.size if self.size != DEFAULT_PAGE_SIZE else None,
+            "field": [item.field for item in self.filters],
+            "op": [item.op for item in self.filters],
             "value": [item.value for item in self.filters],
-        }  # fmt: skip
+        }
         data.update(changes)
         return {key: value for key, value in data.items() if value not in (None, [], "")}
 
@@ -115,8 +119,9 @@ class ListQuery:
         return f"SELECT {self.select} FROM {self.info.name} WHERE Id IN ({', '.join(map(_string, ids))})"
 
 
-def build(catalog: Catalog, info: ObjectInfo, request: ListRequest, zone: dt.tzinfo,
-          base: Sequence[str] = ()) -> ListQuery:  # fmt: skip
+def build(
+    catalog: Catalog, info: ObjectInfo, request: ListRequest, zone: dt.tzinfo, base: Sequence[str] = ()
+) -> ListQuery:
     """The list view's queries; ``base`` conditions (a related list's parent) are always applied."""
     shown = columns(catalog, info, default_columns(info))
     sort_column = _sort_column(catalog, info, shown, request.sort)
@@ -127,12 +132,21 @@ def build(catalog: Catalog, info: ObjectInfo, request: ListRequest, zone: dt.tzi
     where = f" WHERE {' AND '.join(conditions)}" if conditions else ""
     direction = "DESC" if request.descending else "ASC"
     offset = min((request.page - 1) * request.size, MAX_OFFSET)
-    tail = (f"{where} ORDER BY {sort_column.order_path} {direction} NULLS LAST, Id {direction} LIMIT {request.size}"
-            + (f" OFFSET {offset}" if offset else ""))  # fmt: skip
+    tail = f"{where} ORDER BY {sort_column.order_path} {direction} NULLS LAST, Id {direction} LIMIT {request.size}" + (
+        f" OFFSET {offset}" if offset else ""
+    )
     select = select_list(shown)
     ids_soql = None if sort_column.title_path else f"SELECT Id FROM {info.name}{tail}"
-    return ListQuery(info, shown, sort_column, f"SELECT {select} FROM {info.name}{tail}",
-                     f"SELECT COUNT() FROM {info.name}{where}", offset, ids_soql, select)  # fmt: skip
+    return ListQuery(
+        info,
+        shown,
+        sort_column,
+        f"SELECT {select} FROM {info.name}{tail}",
+        f"SELECT COUNT() FROM {info.name}{where}",
+        offset,
+        ids_soql,
+        select,
+    )
 
 
 def page_records(org: Org, built: ListQuery) -> list[dict[str, Any]]:
@@ -226,8 +240,11 @@ def _like(value: str, op: str) -> str:
 def rows(records: list[dict[str, Any]], shown: list[Column]) -> list[dict[str, Any]]:
     """Each record's cells: the value, and for a lookup the Id and name it links to."""
     return [
-        {"record": record,
-         "cells": [(entry, dig(record, entry.path), entry.title_path and dig(record, entry.title_path))
-                   for entry in shown]}
+        {
+            "record": record,
+            "cells": [
+                (entry, dig(record, entry.path), entry.title_path and dig(record, entry.title_path)) for entry in shown
+            ],
+        }
         for record in records
-    ]  # fmt: skip
+    ]

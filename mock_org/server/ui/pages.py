@@ -83,12 +83,22 @@ def _list(info: ObjectInfo, template: str, base: tuple[str, ...] = (), **context
 
     last_page = max(1, -(-total // wanted.size))
     body = render_template(
-        template, info=info, view=wanted, built=built, rows=page_rows, total=total, error=error,
-        last_page=min(last_page, reachable), capped=last_page > reachable, operators=listing.OPERATORS,
-        page_sizes=listing.PAGE_SIZES, page_url=page_url, sort_link=sort_link,
+        template,
+        info=info,
+        view=wanted,
+        built=built,
+        rows=page_rows,
+        total=total,
+        error=error,
+        last_page=min(last_page, reachable),
+        capped=last_page > reachable,
+        operators=listing.OPERATORS,
+        page_sizes=listing.PAGE_SIZES,
+        page_url=page_url,
+        sort_link=sort_link,
         filterable=[entry for entry in info.field_list() if entry["filterable"]],
         **context,
-    )  # fmt: skip
+    )
     return html(body)
 
 
@@ -116,16 +126,16 @@ def record_by_id(record_id: str) -> Response:
 @blueprint.route("/lightning/r/<sobject>/<record_id>/related/<relationship>/view", endpoint="related")
 def related(sobject: str, record_id: str, relationship: str) -> Response:
     info = object_info(sobject)
-    child = next((entry for entry in info.children if entry["relationshipName"].lower() == relationship.lower()),
-                 None)  # fmt: skip
+    child = next((entry for entry in info.children if entry["relationshipName"].lower() == relationship.lower()), None)
     if child is None or child["childSObject"] not in ui_state().catalog.main:
         raise NotFound(f"{info.label} has no related list called {relationship}.")
     parent = org().retrieve(info.name, record_id)
     child_info = object_info(child["childSObject"])
     title = str(parent.get(info.title) or parent["Id"])
     base = (f"{child['field']} = {quoted_id(parent['Id'])}",)
-    return _list(child_info, "ui/related.html", base, parent_info=info, parent=parent, parent_title=title,
-                 relationship=child)  # fmt: skip
+    return _list(
+        child_info, "ui/related.html", base, parent_info=info, parent=parent, parent_title=title, relationship=child
+    )
 
 
 @blueprint.route("/lightning/search", endpoint="search")
@@ -150,14 +160,24 @@ def query_console() -> Response:
     answer, error = None, None
     if request.method == "POST" and (text.strip() or request.form.get("locator")):
         try:
-            answer = console.run(org(), text, include_deleted=include_deleted, locator=request.form.get("locator", ""),
-                                 user_id=sessions.user_id())  # fmt: skip
+            answer = console.run(
+                org(),
+                text,
+                include_deleted=include_deleted,
+                locator=request.form.get("locator", ""),
+                user_id=sessions.user_id(),
+            )
         except SalesforceError as problem:
             error = problem
     body = render_template(
-        "ui/console.html", text=text, include_deleted=include_deleted, answer=answer, error=error,
-        cell_text=console.cell_text, is_grid=lambda value: isinstance(value, console.Grid),
-    )  # fmt: skip
+        "ui/console.html",
+        text=text,
+        include_deleted=include_deleted,
+        answer=answer,
+        error=error,
+        cell_text=console.cell_text,
+        is_grid=lambda value: isinstance(value, console.Grid),
+    )
     return html(body)
 
 

@@ -22,10 +22,13 @@ CARD_WIDTH = 5
 CONVERSATION_LIMIT = 200
 # The objects read as a conversation: the fields a message shows, the one it is ordered by, its body.
 CONVERSATIONS = {
-    "EmailMessage": (("Subject", "FromName", "FromAddress", "ToAddress", "MessageDate", "Incoming", "TextBody"),
-                     "MessageDate", "TextBody"),
+    "EmailMessage": (
+        ("Subject", "FromName", "FromAddress", "ToAddress", "MessageDate", "Incoming", "TextBody"),
+        "MessageDate",
+        "TextBody",
+    ),
     "LiveChatTranscript": (("Name", "StartTime", "EndTime", "Status", "Body"), "StartTime", "Body"),
-}  # fmt: skip
+}
 SUMMARY_FIELD = "Summary"
 TEXT_TYPES = frozenset({"string", "textarea"})  # fields whose value may be a record Id kept as text
 
@@ -100,8 +103,9 @@ def record_page(org: Org, catalog: Catalog, info: ObjectInfo, record_id: str) ->
     record = org.retrieve(info.name, record_id)
     lookups = [entry for entry in info.field_list() if entry["type"] == "reference" and entry["relationshipName"]]
     cards = _card_columns(catalog, info, record, lookups)
-    related = [(child, catalog.get(child["childSObject"])) for child in info.children
-               if child["childSObject"] in catalog.main]  # fmt: skip
+    related = [
+        (child, catalog.get(child["childSObject"])) for child in info.children if child["childSObject"] in catalog.main
+    ]
     related_columns = [_related_columns(catalog, child, child_info) for child, child_info in related]
     name_paths = [f"{entry['relationshipName']}.{title_of(catalog, entry)}" for entry in lookups]
     card_paths = [path for _, chosen in cards for entry in chosen for path in entry.paths()]
@@ -129,7 +133,7 @@ def record_page(org: Org, catalog: Catalog, info: ObjectInfo, record_id: str) ->
         elif entry["name"] not in hidden:
             page.details.append(item)
     _name_id_items(org, catalog, page.details)
-    shown = set(default_columns(info)[1 : CARD_WIDTH])
+    shown = set(default_columns(info)[1:CARD_WIDTH])
     page.highlights = [item for item in page.details if item.field["name"] in shown]
     for (child, child_info), chosen in zip(related, related_columns, strict=True):
         records = (extra.get(child["relationshipName"]) or {}).get("records") or []
@@ -138,13 +142,24 @@ def record_page(org: Org, catalog: Catalog, info: ObjectInfo, record_id: str) ->
         page.related.append(Related(child, child_info, chosen, related_rows, len(records) > RELATED_ROWS))
     for lookup_field, chosen in cards:
         cells = rows([extra], chosen)[0]["cells"]
-        page.cards.append(Card(lookup_field, catalog.get(lookup_field["referenceTo"][0]), record[lookup_field["name"]],
-                               cells[0][1], cells[1:]))  # fmt: skip
+        page.cards.append(
+            Card(
+                lookup_field,
+                catalog.get(lookup_field["referenceTo"][0]),
+                record[lookup_field["name"]],
+                cells[0][1],
+                cells[1:],
+            )
+        )
     _conversation(org, catalog, info, record, page)
     if info.name.endswith("__kav"):  # a knowledge article version
         page.summary = record.get(SUMMARY_FIELD)
-        page.article = [block for entry in info.field_list() if entry["htmlFormatted"]
-                        for block in article_blocks(record.get(entry["name"]))]  # fmt: skip
+        page.article = [
+            block
+            for entry in info.field_list()
+            if entry["htmlFormatted"]
+            for block in article_blocks(record.get(entry["name"]))
+        ]
     return page
 
 
@@ -152,8 +167,12 @@ def name_ids(org: Org, catalog: Catalog, table: list[dict[str, Any]]) -> None:
     """Give the text cells of ``table`` that hold a record Id the record's name, so that they show as a
     link named like a lookup: Case History's Old and New Value hold the User Ids of an owner change, and
     a person reads "Jane Doe", not 005…. Only Ids of records that exist are named."""
-    spots = [(row, index) for row in table for index, (column, value, _) in enumerate(row["cells"])
-             if not column.title_path and column.field["type"] in TEXT_TYPES and catalog.object_of(value)]  # fmt: skip
+    spots = [
+        (row, index)
+        for row in table
+        for index, (column, value, _) in enumerate(row["cells"])
+        if not column.title_path and column.field["type"] in TEXT_TYPES and catalog.object_of(value)
+    ]
     names = _names(org, catalog, [row["cells"][index][1] for row, index in spots])
     for row, index in spots:
         column, value, _ = row["cells"][index]
@@ -193,8 +212,9 @@ def _shown_elsewhere(info: ObjectInfo) -> set[str]:
     return set()
 
 
-def _card_columns(catalog: Catalog, info: ObjectInfo, record: dict[str, Any],
-                  lookups: list[dict[str, Any]]) -> list[tuple[dict[str, Any], list[Column]]]:  # fmt: skip
+def _card_columns(
+    catalog: Catalog, info: ObjectInfo, record: dict[str, Any], lookups: list[dict[str, Any]]
+) -> list[tuple[dict[str, Any], list[Column]]]:
     """The lookups to a business record (not a user, a group or a setup object) that are filled in."""
     chosen = []
     for entry in lookups:
@@ -227,8 +247,10 @@ def _conversation(org: Org, catalog: Catalog, info: ObjectInfo, record: dict[str
             child_info = catalog.get(kind)
             if not all(child_info.field(name) for name in fields):
                 continue
-            soql = (f"SELECT Id, {', '.join(fields)} FROM {kind} WHERE {child['field']} = {quoted_id(record['Id'])} "
-                    f"ORDER BY {order} ASC NULLS LAST, Id LIMIT {CONVERSATION_LIMIT}")  # fmt: skip
+            soql = (
+                f"SELECT Id, {', '.join(fields)} FROM {kind} WHERE {child['field']} = {quoted_id(record['Id'])} "
+                f"ORDER BY {order} ASC NULLS LAST, Id LIMIT {CONVERSATION_LIMIT}"
+            )
             found.setdefault(kind, []).extend(org.query(soql)["records"])
     page.emails = found.get("EmailMessage", [])
     page.chats = [Chat(chat, chat_turns(chat.get("Body"))) for chat in found.get("LiveChatTranscript", [])]

@@ -42,6 +42,9 @@ def search(org: Org, catalog: Catalog, text: str, scope: ObjectInfo | None) -> t
     found: dict[str, list] = {}
     for record in org.search(sosl)["searchRecords"]:
         found.setdefault(record["attributes"]["type"], []).append(record)
-    groups = [Group(info, shown[info.name], rows(found[info.name], shown[info.name]))
-              for info in targets if info.name in found]  # fmt: skip
+    groups = [
+        Group(info, shown[info.name], rows(found[info.name], shown[info.name]))
+        for info in targets
+        if info.name in found
+    ]
     return sosl, groups

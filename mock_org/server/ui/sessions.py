@@ -72,8 +72,9 @@ def login_csrf_ok() -> bool:
 
 def start(response: Response, session_token: str) -> Response:
     """Hand the browser its session cookie (and drop the login nonce)."""
-    response.set_cookie(SESSION_COOKIE, session_token, httponly=True, samesite="Lax", secure=request.is_secure,
-                        path="/")  # fmt: skip
+    response.set_cookie(
+        SESSION_COOKIE, session_token, httponly=True, samesite="Lax", secure=request.is_secure, path="/"
+    )
     response.delete_cookie(LOGIN_COOKIE, path="/")
     return response
 
@@ -87,8 +88,9 @@ def remember_login_nonce(response: Response) -> Response:
     """Set the login form's nonce cookie when this request made a new one."""
     nonce = g.get("login_nonce")
     if nonce and nonce != request.cookies.get(LOGIN_COOKIE):
-        response.set_cookie(LOGIN_COOKIE, nonce, max_age=3600, httponly=True, samesite="Strict",
-                            secure=request.is_secure, path="/")  # fmt: skip
+        response.set_cookie(
+            LOGIN_COOKIE, nonce, max_age=3600, httponly=True, samesite="Strict", secure=request.is_secure, path="/"
+        )
     return response
 
 

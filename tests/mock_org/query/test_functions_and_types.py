@@ -33,14 +33,30 @@ def test_every_date_function_on_a_known_moment(org) -> None:
         "FISCAL_YEAR(CreatedDate)",
     )
     assert record == {
-        "y": 2023, "q": 1, "m": 3, "dm": 1, "dw": 4, "dy": 60, "d": "2023-03-01", "h": 23, "lh": 15,
-        "wm": 1, "wy": 9, "fm": 3, "fq": 1, "fy": 2023, "n": 1,
-    }  # fmt: skip
+        "y": 2023,
+        "q": 1,
+        "m": 3,
+        "dm": 1,
+        "dw": 4,
+        "dy": 60,
+        "d": "2023-03-01",
+        "h": 23,
+        "lh": 15,
+        "wm": 1,
+        "wy": 9,
+        "fm": 3,
+        "fq": 1,
+        "fy": 2023,
+        "n": 1,
+    }
 
 
 def test_date_functions_on_a_date_field(org) -> None:
-    record = one(org, "SELECT CALENDAR_MONTH(EffectiveDate) m, DAY_IN_WEEK(EffectiveDate) d, COUNT(Id) n FROM Order "
-                      "WHERE OrderNumber = '00000102' GROUP BY CALENDAR_MONTH(EffectiveDate), DAY_IN_WEEK(EffectiveDate)")  # fmt: skip
+    record = one(
+        org,
+        "SELECT CALENDAR_MONTH(EffectiveDate) m, DAY_IN_WEEK(EffectiveDate) d, COUNT(Id) n FROM Order "
+        "WHERE OrderNumber = '00000102' GROUP BY CALENDAR_MONTH(EffectiveDate), DAY_IN_WEEK(EffectiveDate)",
+    )
     assert record == {"m": 3, "d": 1, "n": 1}  # 2023-03-05 was a Sunday
 
 
@@ -59,21 +75,33 @@ def tagged_org(tmp_path_factory):  # type: ignore[no-untyped-def]
     """The default schema plus a multi-select picklist on Case, and three tagged cases."""
     data = json.loads(DEFAULT_SCHEMA.read_text())
     case = next(o for o in data["objects"] if o["name"] == "Case")
-    case["fields"].append({
-        "name": "Tags__c", "label": "Tags", "type": "multipicklist", "length": 4099, "filterable": True, "sortable": False,
-        "groupable": False, "custom": True,
-        "picklistValues": [{"value": v, "label": v, "active": True, "defaultValue": False} for v in ["AAA", "BBB", "CCC", "DDD"]],
-    })  # fmt: skip
+    case["fields"].append(
+        {
+            "name": "Tags__c",
+            "label": "Tags",
+            "type": "multipicklist",
+            "length": 4099,
+            "filterable": True,
+            "sortable": False,
+            "groupable": False,
+            "custom": True,
+            "picklistValues": [
+                {"value": v, "label": v, "active": True, "defaultValue": False} for v in ["AAA", "BBB", "CCC", "DDD"]
+            ],
+        }
+    )
     directory = tmp_path_factory.mktemp("tagged")
     path = directory / "schema.json"
     path.write_text(json.dumps(data))
     schema = load_schema(path)
-    records = {"Case": [
-        {"Id": rid("500", 1), "CaseNumber": "1", "Tags__c": "AAA;BBB"},
-        {"Id": rid("500", 2), "CaseNumber": "2", "Tags__c": "BBB;AAA;DDD"},
-        {"Id": rid("500", 3), "CaseNumber": "3", "Tags__c": "CCC"},
-        {"Id": rid("500", 4), "CaseNumber": "4", "Tags__c": None},
-    ]}  # fmt: skip
+    records = {
+        "Case": [
+            {"Id": rid("500", 1), "CaseNumber": "1", "Tags__c": "AAA;BBB"},
+            {"Id": rid("500", 2), "CaseNumber": "2", "Tags__c": "BBB;AAA;DDD"},
+            {"Id": rid("500", 3), "CaseNumber": "3", "Tags__c": "CCC"},
+            {"Id": rid("500", 4), "CaseNumber": "4", "Tags__c": None},
+        ]
+    }
     org = build_org(directory / "org.db", records, schema=schema, read_only=True)
     yield org
     org.close()

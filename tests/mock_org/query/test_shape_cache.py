@@ -229,14 +229,32 @@ def test_hypothesis_literal_substitutions(orgs, data) -> None:
     [
         # An Id that is no Id: the error and its caret are the full path's.
         (f"SELECT Id FROM Case WHERE Id = '{CASES[0]}'", "SELECT Id FROM Case WHERE Id = '500xyz'"),
-        (f"SELECT Id FROM Case WHERE Id IN ('{CASES[0]}', '{CASES[1]}')", f"SELECT Id FROM Case WHERE Id IN ('{CASES[2]}', 'x')"),
+        (
+            f"SELECT Id FROM Case WHERE Id IN ('{CASES[0]}', '{CASES[1]}')",
+            f"SELECT Id FROM Case WHERE Id IN ('{CASES[2]}', 'x')",
+        ),
         # A string where a date goes, a number out of range, a date that does not exist.
         ("SELECT Id FROM Case WHERE Subject = 'a'", "SELECT Id FROM Case WHERE Subject = 'Wrong size'"),
-        ("SELECT Id FROM Case WHERE CALENDAR_YEAR(CreatedDate) = 2023", "SELECT Id FROM Case WHERE CALENDAR_YEAR(CreatedDate) = 2023.5"),
-        ("SELECT Id FROM Case WHERE CALENDAR_YEAR(CreatedDate) = 2023", "SELECT Id FROM Case WHERE CALENDAR_YEAR(CreatedDate) = 2022"),
-        ("SELECT Name FROM PricebookEntry WHERE UnitPrice > 1", "SELECT Name FROM PricebookEntry WHERE UnitPrice > 99999999999999999999999999"),
-        ("SELECT Id FROM Order WHERE EffectiveDate = 2023-01-10", "SELECT Id FROM Order WHERE EffectiveDate = 2023-02-30"),
-        ("SELECT Id FROM Order WHERE EffectiveDate = 2023-01-10", "SELECT Id FROM Order WHERE EffectiveDate = 2023-03-05"),
+        (
+            "SELECT Id FROM Case WHERE CALENDAR_YEAR(CreatedDate) = 2023",
+            "SELECT Id FROM Case WHERE CALENDAR_YEAR(CreatedDate) = 2023.5",
+        ),
+        (
+            "SELECT Id FROM Case WHERE CALENDAR_YEAR(CreatedDate) = 2023",
+            "SELECT Id FROM Case WHERE CALENDAR_YEAR(CreatedDate) = 2022",
+        ),
+        (
+            "SELECT Name FROM PricebookEntry WHERE UnitPrice > 1",
+            "SELECT Name FROM PricebookEntry WHERE UnitPrice > 99999999999999999999999999",
+        ),
+        (
+            "SELECT Id FROM Order WHERE EffectiveDate = 2023-01-10",
+            "SELECT Id FROM Order WHERE EffectiveDate = 2023-02-30",
+        ),
+        (
+            "SELECT Id FROM Order WHERE EffectiveDate = 2023-01-10",
+            "SELECT Id FROM Order WHERE EffectiveDate = 2023-03-05",
+        ),
         # LIKE patterns: wildcards, escaped wildcards.
         ("SELECT Id FROM Case WHERE Subject LIKE 'x'", "SELECT Id FROM Case WHERE Subject LIKE '50\\% %'"),
         ("SELECT Id FROM Case WHERE Subject LIKE 'x'", "SELECT Id FROM Case WHERE Subject LIKE '%size%'"),
@@ -248,9 +266,12 @@ def test_hypothesis_literal_substitutions(orgs, data) -> None:
             "SELECT Id, (SELECT Id FROM Cases WHERE Status = 'Closed') FROM Account WHERE Id IN (SELECT AccountId FROM Case WHERE Priority = 'High')",
         ),
         # HAVING, and aggregates.
-        ("SELECT OwnerId, COUNT(Id) FROM Case GROUP BY OwnerId HAVING COUNT(Id) > 5", "SELECT OwnerId, COUNT(Id) FROM Case GROUP BY OwnerId HAVING COUNT(Id) > 1"),
+        (
+            "SELECT OwnerId, COUNT(Id) FROM Case GROUP BY OwnerId HAVING COUNT(Id) > 5",
+            "SELECT OwnerId, COUNT(Id) FROM Case GROUP BY OwnerId HAVING COUNT(Id) > 1",
+        ),
     ],
-)  # fmt: skip
+)
 def test_values_that_the_plan_or_the_error_depends_on(orgs, primer, text) -> None:
     assert check(orgs, primer, text)  # served from the primer's plan, or refused exactly as the full path refuses
 
@@ -274,8 +295,12 @@ def test_relative_dates_follow_each_sessions_clock(orgs) -> None:
     for day in ("2023-05-15", "2023-01-12", "2023-03-06"):
         for zone in ("America/Los_Angeles", "Asia/Tokyo"):
             clock = OrgClock.for_date(day, zone)
-            check(orgs, "SELECT Id FROM Case WHERE CreatedDate = TODAY AND Status != 'x'",
-                  "SELECT Id FROM Case WHERE CreatedDate = TODAY AND Status != 'New'", clock)  # fmt: skip
+            check(
+                orgs,
+                "SELECT Id FROM Case WHERE CreatedDate = TODAY AND Status != 'x'",
+                "SELECT Id FROM Case WHERE CreatedDate = TODAY AND Status != 'New'",
+                clock,
+            )
             text = "SELECT Id FROM Case WHERE CreatedDate >= THIS_MONTH AND CreatedDate < 2030-01-01T00:00:00Z"
             assert outcome(cached, text, clock) == outcome(full, text, clock)
     assert dt.date(2023, 5, 15) == TODAY.today()
@@ -300,12 +325,69 @@ def test_paging_keeps_the_texts_own_literals(tmp_path) -> None:
 
 
 _FRAGMENTS = [
-    "SELECT", "Id", "FROM", "Case", "WHERE", "AND", "OR", "NOT", "IN", "INCLUDES", "LIKE", "LIMIT", "OFFSET",
-    "Amount__c", "a.b", "Field1", "USD", "USD-5", "count()", "all rows", ":x", "LAST_N_DAYS", ":", "TODAY",
-    "NULL", "TRUE", "=", "!=", "<>", "<", "<=", ">", ">=", "(", ")", ",", "-", "+", ".", "5", "0.5", ".5", "12",
-    "2023-01-01", "2023-1-1", "2023-01-01T00:00:00Z", "2023-01-01T00:00:00.5+05:30", "10:00:00Z", "'a'", "''",
-    "'it\\'s'", "'\\\\'", "'x\\%'", "'\\u00e9'", "'open", "{", "\"", "é", " ", "  ", "\n", "\t",
-]  # fmt: skip
+    "SELECT",
+    "Id",
+    "FROM",
+    "Case",
+    "WHERE",
+    "AND",
+    "OR",
+    "NOT",
+    "IN",
+    "INCLUDES",
+    "LIKE",
+    "LIMIT",
+    "OFFSET",
+    "Amount__c",
+    "a.b",
+    "Field1",
+    "USD",
+    "USD-5",
+    "count()",
+    "all rows",
+    ":x",
+    "LAST_N_DAYS",
+    ":",
+    "TODAY",
+    "NULL",
+    "TRUE",
+    "=",
+    "!=",
+    "<>",
+    "<",
+    "<=",
+    ">",
+    ">=",
+    "(",
+    ")",
+    ",",
+    "-",
+    "+",
+    ".",
+    "5",
+    "0.5",
+    ".5",
+    "12",
+    "2023-01-01",
+    "2023-1-1",
+    "2023-01-01T00:00:00Z",
+    "2023-01-01T00:00:00.5+05:30",
+    "10:00:00Z",
+    "'a'",
+    "''",
+    "'it\\'s'",
+    "'\\\\'",
+    "'x\\%'",
+    "'\\u00e9'",
+    "'open",
+    "{",
+    '"',
+    "é",
+    " ",
+    "  ",
+    "\n",
+    "\t",
+]
 
 
 @settings(max_examples=300, deadline=None)

@@ -47,18 +47,33 @@ def source(running: RunningOrg, *args: str) -> list[dict]:
 def config(running: RunningOrg) -> Path:
     """The source's config: the connected app and a refresh token, as Airbyte's OAuth flow leaves them."""
     path = WORK / "config.json"
-    path.write_text(json.dumps({
-        "client_id": DEFAULT_CLIENT_ID, "client_secret": DEFAULT_CLIENT_SECRET, "is_sandbox": False,
-        "refresh_token": refresh_token(running, f"https://{HOST}"), "start_date": "2019-01-01T00:00:00Z",
-        "stream_slice_step": "P365D", "streams_criteria": [{"criteria": "exacts", "value": name} for name in STREAMS],
-    }))  # fmt: skip
+    path.write_text(
+        json.dumps(
+            {
+                "client_id": DEFAULT_CLIENT_ID,
+                "client_secret": DEFAULT_CLIENT_SECRET,
+                "is_sandbox": False,
+                "refresh_token": refresh_token(running, f"https://{HOST}"),
+                "start_date": "2019-01-01T00:00:00Z",
+                "stream_slice_step": "P365D",
+                "streams_criteria": [{"criteria": "exacts", "value": name} for name in STREAMS],
+            }
+        )
+    )
     return path
 
 
 def catalog(streams: list[dict], mode: str) -> Path:
-    chosen = [{"stream": stream, "sync_mode": mode, "destination_sync_mode": "append" if mode == "incremental"
-               else "overwrite", **({"cursor_field": stream["default_cursor_field"]} if mode == "incremental" else {})}
-              for stream in streams if stream["name"] in STREAMS]  # fmt: skip
+    chosen = [
+        {
+            "stream": stream,
+            "sync_mode": mode,
+            "destination_sync_mode": "append" if mode == "incremental" else "overwrite",
+            **({"cursor_field": stream["default_cursor_field"]} if mode == "incremental" else {}),
+        }
+        for stream in streams
+        if stream["name"] in STREAMS
+    ]
     path = WORK / f"catalog-{mode}.json"
     path.write_text(json.dumps({"streams": chosen}))
     return path
@@ -82,8 +97,9 @@ def main() -> None:
         streams = streams[0]["catalog"]["streams"]
         seen["discovered"] = sorted(stream["name"] for stream in streams)
         seen["cursors"] = {s["name"]: s.get("default_cursor_field") for s in streams if s["name"] in STREAMS}
-        seen["full"] = records(source(running, "read", "--config", str(settings),
-                                      "--catalog", str(catalog(streams, "full_refresh"))))  # fmt: skip
+        seen["full"] = records(
+            source(running, "read", "--config", str(settings), "--catalog", str(catalog(streams, "full_refresh")))
+        )
         incremental = catalog(streams, "incremental")
         first = source(running, "read", "--config", str(settings), "--catalog", str(incremental))
         seen["incremental"] = records(first)
@@ -94,13 +110,22 @@ def main() -> None:
         for record in changed:
             sf.Case.update(record["Id"], {"Priority": "High"})
         sf.Account.create({"Name": "Made between two syncs"})
-        second = source(running, "read", "--config", str(settings), "--catalog", str(incremental),
-                        "--state", str(WORK / "state.json"))  # fmt: skip
+        second = source(
+            running,
+            "read",
+            "--config",
+            str(settings),
+            "--catalog",
+            str(incremental),
+            "--state",
+            str(WORK / "state.json"),
+        )
         seen["after_writes"] = records(second)
         seen["changed_seen"] = sorted(
-            m["record"]["data"]["Id"] for m in second
+            m["record"]["data"]["Id"]
+            for m in second
             if m["type"] == "RECORD" and m["record"]["data"]["Id"] in {r["Id"] for r in changed}
-        )  # fmt: skip
+        )
         seen["changed"] = sorted(record["Id"] for record in changed)
         seen["new_account_seen"] = any(
             m["record"]["data"].get("Name") == "Made between two syncs" for m in second if m["type"] == "RECORD"

@@ -55,8 +55,12 @@ def amaxa(running: RunningOrg, *args: str) -> None:
     env = {**os.environ, "PYTHONPATH": os.environ["AMAXA_PATH"], "REQUESTS_CA_BUNDLE": str(running.ca_bundle)}
     result = subprocess.run(
         [sys.executable, "-m", "amaxa", *args, "-c", "credentials.yml", "operation.yml"],
-        cwd=WORK, env=env, capture_output=True, text=True, timeout=600,
-    )  # fmt: skip
+        cwd=WORK,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     if result.returncode != 0:
         raise SystemExit(f"amaxa {' '.join(args)} failed ({result.returncode}):\n{result.stdout}\n{result.stderr}")
 
@@ -73,8 +77,10 @@ def links(running: RunningOrg) -> dict[str, list]:
         return parent[field] if parent else None
 
     rows = running.connect().query_all(LINKS)["records"]
-    return {row["Id"]: [row["Subject"], name(row["Contact"]), name(row["Contact"], "Email"), name(row["Account"])]
-            for row in rows}  # fmt: skip
+    return {
+        row["Id"]: [row["Subject"], name(row["Contact"]), name(row["Contact"], "Email"), name(row["Account"])]
+        for row in rows
+    }
 
 
 def main() -> None:

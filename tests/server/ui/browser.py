@@ -14,9 +14,15 @@ from pathlib import Path
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-quic",
-    "--no-first-run", "--disable-component-update", "--disable-sync",
-]  # fmt: skip
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 
 def _run(command: list[str]) -> bool:
@@ -29,9 +35,11 @@ def ensure_browser() -> str | None:
     if not CHROMIUM.exists():
         if shutil.which("apt-get") is None or os.geteuid() != 0:
             return "no /usr/bin/chromium, and apt-get cannot install it here (not root or no apt)"
-        if not (_run(["apt-get", "install", "-y", "-qq", "chromium"])
-                or (_run(["apt-get", "update", "-qq"]) and _run(["apt-get", "install", "-y", "-qq", "chromium"]))):
-            return "apt-get could not install chromium"  # fmt: skip
+        if not (
+            _run(["apt-get", "install", "-y", "-qq", "chromium"])
+            or (_run(["apt-get", "update", "-qq"]) and _run(["apt-get", "install", "-y", "-qq", "chromium"]))
+        ):
+            return "apt-get could not install chromium"
     if importlib.util.find_spec("playwright") is None:
         if not _run([sys.executable, "-m", "pip", "install", "--quiet", "playwright>=1.40"]):
             return "pip could not install playwright (the browser driver)"

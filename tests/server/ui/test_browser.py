@@ -28,9 +28,13 @@ def browser() -> Iterator[Any]:
 
     with sync_playwright() as playwright, tempfile.TemporaryDirectory(prefix="crmarena-chromium-") as profile:
         context = playwright.chromium.launch_persistent_context(
-            profile, executable_path=str(CHROMIUM), headless=True, args=ARGS, ignore_https_errors=True,
+            profile,
+            executable_path=str(CHROMIUM),
+            headless=True,
+            args=ARGS,
+            ignore_https_errors=True,
             viewport={"width": 1280, "height": 900},
-        )  # fmt: skip
+        )
         yield context
         context.close()
 
@@ -97,9 +101,11 @@ def test_a_support_session_in_the_browser(browser: Any, default: RunningOrg, tmp
     assert set(page.locator("#list-table tbody tr td:nth-child(3)").all_inner_texts()) == {"New"}
     tab.shot("cases-filtered")
 
-    case = default.org.query("SELECT Id, CaseNumber, Account.Name, AccountId FROM Case WHERE Id IN "
-                             "(SELECT CaseId FROM LiveChatTranscript) AND Id IN "
-                             "(SELECT CaseId__c FROM CaseHistory__c) LIMIT 1")["records"][0]  # fmt: skip
+    case = default.org.query(
+        "SELECT Id, CaseNumber, Account.Name, AccountId FROM Case WHERE Id IN "
+        "(SELECT CaseId FROM LiveChatTranscript) AND Id IN "
+        "(SELECT CaseId__c FROM CaseHistory__c) LIMIT 1"
+    )["records"][0]
     page.goto(f"{default.url}/lightning/r/Case/{case['Id']}/view")
     assert page.locator("#record-title").inner_text() == case["CaseNumber"]
     chat = default.org.query(f"SELECT Body FROM LiveChatTranscript WHERE CaseId = '{case['Id']}'")["records"][0]
@@ -128,7 +134,9 @@ def test_a_support_session_in_the_browser(browser: Any, default: RunningOrg, tmp
     tab.shot("search")
 
     page.get_by_role("link", name="Query Console").click()
-    page.get_by_label("SOQL query or SOSL search").fill("SELECT Id, Name, Account.Name FROM Contact ORDER BY Name LIMIT 7")
+    page.get_by_label("SOQL query or SOSL search").fill(
+        "SELECT Id, Name, Account.Name FROM Contact ORDER BY Name LIMIT 7"
+    )
     page.get_by_role("button", name="Run").click()
     assert page.locator("#total-size").inner_text() == "7"
     assert page.locator("#result-grid-1 tbody tr").count() == 7
@@ -137,8 +145,11 @@ def test_a_support_session_in_the_browser(browser: Any, default: RunningOrg, tmp
     page.get_by_label("SOQL query or SOSL search").fill("SELECT Id FORM Case")
     page.get_by_role("button", name="Run").click()
     error = page.locator("#query-error").inner_text()
-    assert "^" in error and "ERROR at Row:1:Column:" in error and page.locator("#query-error-code").inner_text() == (
-        "MALFORMED_QUERY")
+    assert (
+        "^" in error
+        and "ERROR at Row:1:Column:" in error
+        and page.locator("#query-error-code").inner_text() == ("MALFORMED_QUERY")
+    )
     tab.shot("console-error")
 
     page.get_by_role("button", name="Log Out").click()
@@ -161,7 +172,8 @@ def test_a_write_on_a_read_only_org_is_refused(browser: Any, read_only: RunningO
     page.get_by_role("button", name="Save").click()
     alert = page.get_by_role("alert")
     assert "read-only" in alert.inner_text() and page.locator("#form-error-code").inner_text() == (
-        "INSUFFICIENT_ACCESS_OR_READONLY")
+        "INSUFFICIENT_ACCESS_OR_READONLY"
+    )
     tab.shot("read-only-refusal")
     case_id = page.url.split("/")[-2]
     assert (read_only.org.retrieve("Case", case_id)["Subject"] or "") == subject != "Changed in the browser"

@@ -25,13 +25,17 @@ def history_table(page: str) -> str:
 
 
 def test_case_history_shows_the_names_of_the_users_an_owner_change_holds(ui: FlaskClient, running: RunningOrg) -> None:
-    names = {user["Id"]: user["Name"] for user in running.org.query(
-        f"SELECT Id, Name FROM User WHERE Id IN ('{AGENT_A}', '{AGENT_B}')")["records"]}  # fmt: skip
+    names = {
+        user["Id"]: user["Name"]
+        for user in running.org.query(f"SELECT Id, Name FROM User WHERE Id IN ('{AGENT_A}', '{AGENT_B}')")["records"]
+    }
     for path in (f"/lightning/r/Case/{CASES[0]}/view", f"/lightning/r/Case/{CASES[0]}/related/CaseHistories__r/view"):
         page = text(ui.get(path))
         table = history_table(page) if "related-table" in page else page.split('id="list-table"', 1)[1]
         for agent in (AGENT_A, AGENT_B):
-            assert f'<a href="/lightning/r/User/{agent}/view" data-record-id="{agent}">{escape(names[agent])}</a>' in table
+            assert (
+                f'<a href="/lightning/r/User/{agent}/view" data-record-id="{agent}">{escape(names[agent])}</a>' in table
+            )
             assert f">{agent}<" not in table  # the Id is in the link, never shown as text
     change = running.org.query(f"SELECT Id FROM CaseHistory__c WHERE OldValue__c = '{AGENT_B}'")["records"][0]["Id"]
     record = text(ui.get(f"/lightning/r/CaseHistory__c/{change}/view"))
@@ -51,9 +55,11 @@ def test_every_time_on_the_case_page_says_its_time_zone(ui: FlaskClient, running
 def test_related_lists_stay_inside_their_cards(browser: Any, default: RunningOrg, tmp_path: Path) -> None:  # noqa: F811
     tab = Tab(browser, tmp_path)
     tab.log_in(default)
-    case = default.org.query("SELECT Id FROM Case WHERE Id IN (SELECT ParentId FROM EmailMessage) AND Id IN "
-                             "(SELECT CaseId__c FROM CaseHistory__c WHERE Field__c = 'Owner Assignment') "
-                             "LIMIT 1")["records"][0]["Id"]  # fmt: skip
+    case = default.org.query(
+        "SELECT Id FROM Case WHERE Id IN (SELECT ParentId FROM EmailMessage) AND Id IN "
+        "(SELECT CaseId__c FROM CaseHistory__c WHERE Field__c = 'Owner Assignment') "
+        "LIMIT 1"
+    )["records"][0]["Id"]
     tab.page.goto(f"{default.url}/lightning/r/Case/{case}/view")
     tab.shot("case")
     overflow = tab.page.evaluate("""() => [...document.querySelectorAll('.related-list')].map((card) => {

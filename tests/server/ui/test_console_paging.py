@@ -23,7 +23,9 @@ PRODUCTS = 2_300  # more than one page of 2,000
 def console(tmp_path_factory: pytest.TempPathFactory) -> Iterator[FlaskClient]:
     """The console of an org with more products than a page holds, logged in as its administrator."""
     records = server_records()
-    records["Product2"] = [{"Id": rid("01t", 5000 + i), "Name": f"Paged {i:04d}", "IsActive": 1} for i in range(PRODUCTS)]
+    records["Product2"] = [
+        {"Id": rid("01t", 5000 + i), "Name": f"Paged {i:04d}", "IsActive": 1} for i in range(PRODUCTS)
+    ]
     path = tmp_path_factory.mktemp("paged") / "org.db"
     build_org(path, records).close()
     with serve_org(path, today="2023-05-15") as served:
@@ -44,8 +46,9 @@ def test_the_console_pages_through_a_query(console: FlaskClient) -> None:
         locator = re.search(r'name="locator" value="([^"]+)"', page)
         if locator is None:
             break
-        page = console.post("/lightning/setup/query", data={"csrf_token": token, "q": soql,
-                                                            "locator": locator.group(1)}).get_data(as_text=True)  # fmt: skip
+        page = console.post(
+            "/lightning/setup/query", data={"csrf_token": token, "q": soql, "locator": locator.group(1)}
+        ).get_data(as_text=True)
         pages += 1
     assert pages == 2
     assert seen == [f"Paged {i:04d}" for i in range(PRODUCTS)]

@@ -97,8 +97,13 @@ def test_a_knowledge_article_reads_as_an_article(ui: FlaskClient, running: Runni
 
 
 def test_unknown_records_and_pages_are_not_found(ui: FlaskClient) -> None:
-    for path in ("/lightning/r/Case/500000000000000AAA/view", "/lightning/r/Case/nonsense/view",
-                 "/lightning/o/Bogus__c/list", "/lightning/o/Organization/list", "/lightning/whatever/else"):  # fmt: skip
+    for path in (
+        "/lightning/r/Case/500000000000000AAA/view",
+        "/lightning/r/Case/nonsense/view",
+        "/lightning/o/Bogus__c/list",
+        "/lightning/o/Organization/list",
+        "/lightning/whatever/else",
+    ):
         answer = ui.get(path)
         assert answer.status_code == 404 and answer.content_type.startswith("text/html"), path
     assert ui.get(f"/lightning/r/{ACCOUNTS[0]}/view").headers["Location"] == f"/lightning/r/Account/{ACCOUNTS[0]}/view"
@@ -122,8 +127,12 @@ def test_the_console_runs_soql_and_sosl_and_shows_errors(ui: FlaskClient, runnin
     names = [record["Name"] for record in running.org.query(soql)["records"]]
     assert 'id="total-size" data-count="3"' in page and all(name in unescape(page) for name in names)
     assert '<th scope="col">Contacts</th>' in page  # child records nest in their cell
-    page = text(ui.post("/lightning/setup/query", data={"csrf_token": token,
-                                                        "q": "FIND {Walker} RETURNING Account(Name), Contact(Name)"}))
+    page = text(
+        ui.post(
+            "/lightning/setup/query",
+            data={"csrf_token": token, "q": "FIND {Walker} RETURNING Account(Name), Contact(Name)"},
+        )
+    )
     assert "<caption>Account</caption>" in page and "<caption>Contact</caption>" in page
     page = text(ui.post("/lightning/setup/query", data={"csrf_token": token, "q": "SELECT Nme FROM Account"}))
     assert "<code>INVALID_FIELD</code>" in page and "ERROR at Row:1:Column:8" in page
@@ -133,8 +142,10 @@ def test_the_console_runs_soql_and_sosl_and_shows_errors(ui: FlaskClient, runnin
 
 def test_records_are_created_edited_and_deleted_through_forms(ui: FlaskClient, running: RunningOrg) -> None:
     token = form_token(ui, "/lightning/o/Case/new")
-    answer = ui.post("/lightning/o/Case/new", data={"csrf_token": token, "Subject": "Made in the UI",
-                                                    "Status": "New", "AccountId": ACCOUNTS[1]})  # fmt: skip
+    answer = ui.post(
+        "/lightning/o/Case/new",
+        data={"csrf_token": token, "Subject": "Made in the UI", "Status": "New", "AccountId": ACCOUNTS[1]},
+    )
     assert answer.status_code == 303, re.findall(r'id="form-error-message">[^<]*', answer.get_data(as_text=True))
     case_id = answer.headers["Location"].split("/")[4]
     case = running.org.retrieve("Case", case_id)
@@ -142,11 +153,15 @@ def test_records_are_created_edited_and_deleted_through_forms(ui: FlaskClient, r
     before = case["LastModifiedDate"]
     form = text(ui.get(f"/lightning/r/Case/{case_id}/edit"))
     assert 'value="Made in the UI"' in form
-    ui.post(f"/lightning/r/Case/{case_id}/edit", data={"csrf_token": token, "Subject": "Made in the UI",
-                                                       "Status": "New", "AccountId": ACCOUNTS[1]})  # fmt: skip
+    ui.post(
+        f"/lightning/r/Case/{case_id}/edit",
+        data={"csrf_token": token, "Subject": "Made in the UI", "Status": "New", "AccountId": ACCOUNTS[1]},
+    )
     assert running.org.retrieve("Case", case_id)["LastModifiedDate"] == before  # nothing changed, nothing written
-    answer = ui.post(f"/lightning/r/Case/{case_id}/edit", data={"csrf_token": token, "Subject": "Edited",
-                                                                "Status": "Working", "AccountId": ACCOUNTS[1]})  # fmt: skip
+    answer = ui.post(
+        f"/lightning/r/Case/{case_id}/edit",
+        data={"csrf_token": token, "Subject": "Edited", "Status": "Working", "AccountId": ACCOUNTS[1]},
+    )
     assert answer.status_code == 303 and running.org.retrieve("Case", case_id)["Status"] == "Working"
     refused = text(ui.post(f"/lightning/r/Case/{case_id}/edit", data={"csrf_token": token, "AccountId": "001bad"}))
     assert 'id="form-error-code">MALFORMED_ID<' in refused and 'aria-invalid="true"' in refused
@@ -160,9 +175,11 @@ def test_records_are_created_edited_and_deleted_through_forms(ui: FlaskClient, r
 def test_a_read_only_org_refuses_writes_on_the_page(read_only_ui: FlaskClient, running: RunningOrg) -> None:
     token = form_token(read_only_ui, f"/lightning/r/Product2/{PRODUCTS[0]}/edit")
     name = running.org.retrieve("Product2", PRODUCTS[0])["Name"]
-    for path, data in [(f"/lightning/r/Product2/{PRODUCTS[0]}/edit", {"Name": "Renamed"}),
-                       ("/lightning/o/Product2/new", {"Name": "New one"}),
-                       (f"/lightning/r/Product2/{PRODUCTS[0]}/delete", {})]:  # fmt: skip
+    for path, data in [
+        (f"/lightning/r/Product2/{PRODUCTS[0]}/edit", {"Name": "Renamed"}),
+        ("/lightning/o/Product2/new", {"Name": "New one"}),
+        (f"/lightning/r/Product2/{PRODUCTS[0]}/delete", {}),
+    ]:
         page = text(read_only_ui.post(path, data={"csrf_token": token, **data}))
         assert "INSUFFICIENT_ACCESS_OR_READONLY" in page and "This org is read-only" in page, path
     assert running.org.retrieve("Product2", PRODUCTS[0])["Name"] == name

@@ -78,8 +78,9 @@ def test_the_login_form_has_its_own_token(running: RunningOrg) -> None:
 
 def test_wrong_passwords_are_refused_with_the_apis_message(running: RunningOrg) -> None:
     client = running.app.test_client()
-    answer = client.post("/", data={"csrf_token": form_token(client, "/"), "username": running.username,
-                                    "password": "wrong"})  # fmt: skip
+    answer = client.post(
+        "/", data={"csrf_token": form_token(client, "/"), "username": running.username, "password": "wrong"}
+    )
     assert answer.status_code == 401 and client.get_cookie("sid") is None
     assert "Invalid username, password, security token; or user locked out." in answer.get_data(as_text=True)
 
@@ -100,8 +101,13 @@ def test_a_stored_xss_payload_renders_inert(running: RunningOrg, ui: FlaskClient
         assert "<script>alert" not in text and "<img src=x" not in text, path
         assert "&lt;script&gt;alert(" in text, path
         assert answer.headers["Content-Security-Policy"].startswith("default-src 'self'; script-src 'self'")
-    console = ui.post("/lightning/setup/query", data={
-        "csrf_token": form_token(ui, "/lightning/setup/query"), "q": f"SELECT Subject FROM Case WHERE Id = '{case_id}'"})
+    console = ui.post(
+        "/lightning/setup/query",
+        data={
+            "csrf_token": form_token(ui, "/lightning/setup/query"),
+            "q": f"SELECT Subject FROM Case WHERE Id = '{case_id}'",
+        },
+    )
     assert "<script>alert" not in console.get_data(as_text=True)
 
 
@@ -145,12 +151,14 @@ def test_frontdoor_turns_an_api_session_into_a_ui_session(running: RunningOrg) -
     assert refused.status_code == 401 and b"Your session has expired or is invalid" in refused.data
 
 
-@pytest.mark.parametrize("target", ["https://evil.example/", "//evil.example/", "/\\evil.example", "/\t/evil.example",
-                                    "javascript:alert(1)"])  # fmt: skip
+@pytest.mark.parametrize(
+    "target", ["https://evil.example/", "//evil.example/", "/\\evil.example", "/\t/evil.example", "javascript:alert(1)"]
+)
 def test_no_open_redirect_after_login(running: RunningOrg, target: str) -> None:
     sf = running.connect()
-    answer = running.app.test_client().get("/secur/frontdoor.jsp", query_string={"sid": sf.session_id,
-                                                                                 "retURL": target})  # fmt: skip
+    answer = running.app.test_client().get(
+        "/secur/frontdoor.jsp", query_string={"sid": sf.session_id, "retURL": target}
+    )
     assert answer.headers["Location"] == "/lightning/page/home"
 
 
@@ -160,8 +168,11 @@ def test_the_cookie_is_secure_over_https(running: RunningOrg) -> None:
     session.verify = str(running.ca_bundle)
     page = session.get(running.url + "/")
     token = re.search(r'name="csrf_token" value="([^"]+)"', page.text).group(1)
-    answer = session.post(running.url + "/", data={"csrf_token": token, "username": running.username,
-                                                   "password": running.password}, allow_redirects=False)  # fmt: skip
+    answer = session.post(
+        running.url + "/",
+        data={"csrf_token": token, "username": running.username, "password": running.password},
+        allow_redirects=False,
+    )
     cookie = answer.headers["Set-Cookie"]
     assert answer.status_code == 302 and cookie.startswith("sid=")
     assert "Secure" in cookie and "HttpOnly" in cookie and "SameSite=Lax" in cookie
@@ -173,10 +184,13 @@ def test_the_cookie_is_secure_over_https(running: RunningOrg) -> None:
 @pytest.mark.parametrize("method", ["GET", "POST"])
 def test_no_page_is_a_server_fault_whatever_it_is_sent(running: RunningOrg, ui: FlaskClient, method: str) -> None:
     odd = [
-        {}, {"sort": "<script>", "dir": "sideways", "page": "-3", "size": "999999999999", "q": "%_\\'"},
+        {},
+        {"sort": "<script>", "dir": "sideways", "page": "-3", "size": "999999999999", "q": "%_\\'"},
         {"field": ["Status", "Nope", ""], "op": ["equals"], "value": ["a", "b", "c", "d"]},
-        {"field": "CreatedDate", "op": "greater", "value": "LAST_N_DAYS:x"}, {"scope": "Bogus", "q": "{}"},
-        {"locator": "01gXXXX-5", "q": "SELECT"}, {"toast": "<b>", "startURL": "//evil", "retURL": "javascript:x"},
+        {"field": "CreatedDate", "op": "greater", "value": "LAST_N_DAYS:x"},
+        {"scope": "Bogus", "q": "{}"},
+        {"locator": "01gXXXX-5", "q": "SELECT"},
+        {"toast": "<b>", "startURL": "//evil", "retURL": "javascript:x"},
     ]
     token = form_token(ui, "/lightning/page/home")
     for path, _ in [*ui_pages(running), ("/", "ui.login"), ("/secur/frontdoor.jsp", "ui.frontdoor")]:

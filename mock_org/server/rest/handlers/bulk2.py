@@ -61,8 +61,9 @@ def ingest_job(version: str, job_id: str) -> Response:
 
 def query_results(version: str, job_id: str) -> Response:
     max_records = request.args.get("maxRecords", type=int)
-    text, count, locator = _jobs().results(job_id, locator=request.args.get("locator"), max_records=max_records,
-                                           user_id=user_id())  # fmt: skip
+    text, count, locator = _jobs().results(
+        job_id, locator=request.args.get("locator"), max_records=max_records, user_id=user_id()
+    )
     headers = {"Sforce-NumberOfRecords": str(count), "Sforce-Locator": locator}
     return Response(text, status=200, headers=headers, content_type=CSV_TYPE)
 

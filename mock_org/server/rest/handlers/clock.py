@@ -56,5 +56,9 @@ def _known_zone(zone: Any) -> bool:
 
 
 def _describe(clock: OrgClock, *, own: bool) -> dict[str, Any]:
-    return {"today": clock.today().isoformat(), "timezone": clock.timezone, "now": clock.now().isoformat(),
-            "session": own}  # fmt: skip
+    return {
+        "today": clock.today().isoformat(),
+        "timezone": clock.timezone,
+        "now": clock.now().isoformat(),
+        "session": own,
+    }

@@ -82,15 +82,30 @@ def _login_response(user: User, soap_version: str, session_id: str) -> Response:
     server = f"{base_url()}/services/Soap/u/{soap_version}/{org.id15}"
     metadata = f"{base_url()}/services/Soap/m/{soap_version}/{org.id15}"
     info = {
-        "accessibilityMode": "false", "chatterExternal": "false", "currencySymbol": "$",
-        "orgAttachmentFileSizeLimit": "5242880", "orgDefaultCurrencyIsoCode": "USD",
-        "orgDefaultCurrencyLocale": "en_US", "orgDisallowHtmlAttachments": "false", "orgHasPersonAccounts": "true",
-        "organizationId": org.id, "organizationMultiCurrency": "false", "organizationName": org.name,
-        "roleId": None, "sessionSecondsValid": str(int(auth.config.session_seconds)),
-        "userDefaultCurrencyIsoCode": None, "userEmail": user.email or "", "userFullName": user.name,
-        "userId": user.id, "userLanguage": user.language, "userLocale": user.locale, "userName": user.username,
-        "userTimeZone": user.timezone, "userType": "Standard", "userUiSkin": "Theme3",
-    }  # fmt: skip
+        "accessibilityMode": "false",
+        "chatterExternal": "false",
+        "currencySymbol": "$",
+        "orgAttachmentFileSizeLimit": "5242880",
+        "orgDefaultCurrencyIsoCode": "USD",
+        "orgDefaultCurrencyLocale": "en_US",
+        "orgDisallowHtmlAttachments": "false",
+        "orgHasPersonAccounts": "true",
+        "organizationId": org.id,
+        "organizationMultiCurrency": "false",
+        "organizationName": org.name,
+        "roleId": None,
+        "sessionSecondsValid": str(int(auth.config.session_seconds)),
+        "userDefaultCurrencyIsoCode": None,
+        "userEmail": user.email or "",
+        "userFullName": user.name,
+        "userId": user.id,
+        "userLanguage": user.language,
+        "userLocale": user.locale,
+        "userName": user.username,
+        "userTimeZone": user.timezone,
+        "userType": "Standard",
+        "userUiSkin": "Theme3",
+    }
     user_info = "".join(
         f'<{key} xsi:nil="true"/>' if value is None else f"<{key}>{escape(value)}</{key}>"
         for key, value in info.items()

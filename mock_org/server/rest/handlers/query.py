@@ -23,9 +23,13 @@ def query(version: str, include_deleted: bool = False) -> Response:
     if request.args.get("columns", "").lower() == "true":
         return json_response(org().query_columns(soql or "", user_id=user_id(), clock=session_clock()))
     result = org().query(
-        soql or "", include_deleted=include_deleted, batch_size=batch_size(), version=version, user_id=user_id(),
+        soql or "",
+        include_deleted=include_deleted,
+        batch_size=batch_size(),
+        version=version,
+        user_id=user_id(),
         clock=session_clock(),
-    )  # fmt: skip
+    )
     return json_response(result)
 
 
