@@ -1,4 +1,4 @@
-"""The ``crmarena`` command: one entry point whose subcommands come from each package.
+"""The ``crmarena`` command: one entry point whose subcommands are the modules beside it.
 
 ``main`` is the one place where failures become exit codes: a subcommand raises (a
 ``mock_org.user_errors.CommandError``, the org's ``SalesforceError``, an ``OSError``), and
@@ -18,17 +18,21 @@ from functools import partial
 from importlib import metadata
 
 import soql_parser
-from eval_suite.commands import doctor, evaluate, report
+from eval_suite.commands import (
+    conformance,
+    doctor,
+    evaluate,
+    fake_llm,
+    fixtures,
+    query,
+    report,
+    serve,
+    tls,
+)
 from eval_suite.commands import lane as lane_commands
-from eval_suite.lane import conformance
-from eval_suite.model import fake_llm
-from fixtures import cli as fixtures_cli
 from fixtures.default import default_org
-from mock_org import cli as org_cli
 from mock_org import user_errors
 from mock_org.errors import SalesforceError
-from mock_org.server import cli as server_cli
-from mock_org.server import tls_cli
 from mock_org.user_errors import CommandError, UsageError
 
 
@@ -82,19 +86,20 @@ def _add_parse(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=_parse_command)
 
 
-# Each entry adds one subcommand; later packages contribute theirs here. The engine's verbs (query, search,
-# org reset, serve) are given the default org, which fixtures builds and unpacks, a floor above the engine.
+# Each entry adds one subcommand, in the order `crmarena --help` lists them. The engine's verbs (query,
+# search, org reset, serve) are given the default org, which fixtures builds and unpacks, a floor above the
+# engine; a test gives them another.
 SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [
     _add_parse,
-    partial(org_cli.add, default_org=default_org),
-    fixtures_cli.add,
-    partial(server_cli.add, default_org=default_org),
-    tls_cli.add,
+    partial(query.add, default_org=default_org),
+    fixtures.add,
+    partial(serve.add, default_org=default_org),
+    tls.add,
     evaluate.add,
     doctor.add,
     fake_llm.add,
     report.add,
-    lane_commands.add,  # after org_cli: it adds to `crmarena org`
+    lane_commands.add,  # after query: it adds to `crmarena org`
     conformance.add,
 ]
 

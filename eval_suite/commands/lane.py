@@ -8,8 +8,9 @@ import os
 import time
 from pathlib import Path
 
-from mock_org.command_line import positive_int
 from mock_org.user_errors import BadFile, UsageError
+
+from .arguments import positive_int
 
 DEFAULT_IDMAP = Path("idmap.json")
 

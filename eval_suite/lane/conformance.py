@@ -1,4 +1,5 @@
-"""``crmarena conformance``: one query suite on two orgs, and every place where their answers differ.
+"""The conformance check behind ``crmarena conformance`` (eval_suite/commands/conformance.py): one query
+suite on two orgs, and every place where their answers differ.
 
 Side A is normally the mock (the org the tasks were written for), side B the org under test; each
 side is opened by eval_suite.run.target from its own settings, so CRMARENA_TARGET plays no part. The
@@ -10,7 +11,6 @@ org's clock cannot move.
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 import threading
@@ -30,17 +30,14 @@ from fixtures.default import DEFAULT_DIR
 from fixtures.dump import MANIFEST_FILE, reference_date
 from fixtures.tasks.model import Instance
 from fixtures.tasks.task_file import read_task_file
-from mock_org.command_line import iso_date, positive_int
-from mock_org.user_errors import OK, REFUSED, BadFile, Unavailable, UsageError
 
 from ..errors import InfraError
 from ..reference import run_reference
-from ..run.records import write_json_atomic
-from ..run.target import TARGETS, Target, TargetSettings, TargetUnavailable, open_target
+from ..run.target import Target, TargetSettings, open_target
 from ..tools.toolbox import org_failure
 from .compare import IdTranslation, NotCompared, Outcome, compare, plan_of
-from .conformance_report import render_text, summarise
-from .idmap import IdMapError, load_idmap
+from .conformance_report import summarise
+from .idmap import load_idmap
 from .query_suite import PARTS, REFERENCE, SAMPLE, RecordingClient, SuiteQuery, chosen, reference_queries
 from .query_suite import sample_queries as sample_part
 
@@ -290,115 +287,3 @@ def _parallel(jobs: list[Callable[[], Any]], workers: int, label: str, unit: str
         executor.shutdown(wait=True, cancel_futures=True)
         bar.close()
     return results
-
-
-# ----------------------------------------------------------------------------- the command
-
-
-def add(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
-        "conformance",
-        help="run a query suite on two orgs and report every difference (mock against a real org)",
-        description="Run the queries of the reference solutions and a SOQL/SOSL sample over the 16 objects on "
-        "side A and side B, and report every difference in rows, values, order, errors and error codes. "
-        "Exit code 0: no difference; 1: differences.",
-    )
-    for side, default in (("a", "mock"), ("b", "salesforce")):
-        parser.add_argument(
-            f"--{side}",
-            choices=TARGETS,
-            default=default,
-            help=f"what side {side} is (default {default}); a salesforce side reads SALESFORCE_*",
-        )
-        parser.add_argument(
-            f"--db-{side}",
-            type=Path,
-            metavar="PATH",
-            help=f"the org dump a mock side {side} serves (a private "
-            "read-only copy; default: the mock at CRMARENA_MOCK_URL, else the default org)",
-        )
-        parser.add_argument(
-            f"--url-{side}", metavar="URL", help=f"a running mock for side {side} (default: $CRMARENA_MOCK_URL)"
-        )
-    parser.add_argument(
-        "--idmap", type=Path, metavar="FILE", help="the Id map of the push (side A's Ids to side B's; default: none)"
-    )
-    parser.add_argument("--out", type=Path, metavar="FILE", help="also write the whole report as JSON to this file")
-    parser.add_argument(
-        "--suite",
-        choices=("all", *PARTS),
-        default="all",
-        help="the reference solutions' queries, the sample, or all (default)",
-    )
-    parser.add_argument(
-        "--only",
-        action="append",
-        default=[],
-        metavar="TEXT",
-        help="only the queries whose name contains TEXT (repeatable)",
-    )
-    parser.add_argument(
-        "--tasks-file",
-        type=Path,
-        default=DEFAULT_DIR / "tasks.jsonl",
-        metavar="PATH",
-        help="the tasks whose reference solutions are replayed on side A (default: the committed set)",
-    )
-    parser.add_argument(
-        "--not-compared",
-        default=",".join(DEFAULT_NOT_COMPARED),
-        metavar="FIELDS",
-        help="fields left out, comma-separated Field or Object.Field ('' compares every field; "
-        "default: the audit fields and auto-numbers each org sets itself)",
-    )
-    parser.add_argument(
-        "--today",
-        type=iso_date,
-        metavar="DATE",
-        help="the day both sides' clocks are pinned to, when both are mocks (default: side A's dump's reference date)",
-    )
-    parser.add_argument(
-        "--workers", type=positive_int, default=4, metavar="N", help="queries in flight per side (default 4)"
-    )
-    parser.add_argument("--no-progress", dest="progress", action="store_false", help="no progress bar")
-    parser.set_defaults(handler=_command)
-
-
-def _command(args: argparse.Namespace) -> int:
-    for label in ("a", "b"):
-        if getattr(args, f"db_{label}") and getattr(args, f"url_{label}"):
-            raise UsageError(f"crmarena conformance: --db-{label} and --url-{label} both name side {label}; give one")
-    try:
-        sides = [
-            TargetSettings.for_side(
-                getattr(args, side), db=getattr(args, f"db_{side}"), mock_url=getattr(args, f"url_{side}")
-            )
-            for side in ("a", "b")
-        ]
-    except TargetUnavailable as error:
-        raise UsageError(f"crmarena conformance: {error}") from None
-    for side in sides:
-        if side.db is not None and not side.db.is_file():
-            raise BadFile(f"crmarena conformance: no org dump at {side.db}")
-    config = ConformanceConfig(
-        sides[0],
-        sides[1],
-        idmap=args.idmap,
-        parts=PARTS if args.suite == "all" else (args.suite,),
-        only=tuple(args.only),
-        tasks_file=args.tasks_file,
-        today=args.today.isoformat() if args.today else None,
-        workers=args.workers,
-        not_compared=tuple(name.strip() for name in args.not_compared.split(",") if name.strip()),
-        progress=args.progress,
-    )
-    try:
-        report = run_conformance(config)
-    except (IdMapError, ValueError) as error:
-        raise BadFile(f"crmarena conformance: {error}") from None
-    except (TargetUnavailable, InfraError) as error:
-        raise Unavailable(f"crmarena conformance: {error}") from None
-    if args.out:
-        write_json_atomic(args.out, report)
-    print(render_text(report))
-    return OK if report["summary"]["differences"] == 0 else REFUSED

@@ -165,26 +165,39 @@ def test_the_server_stands_in_wings_that_say_why() -> None:
 
 
 def test_fixtures_use_only_the_schema_dump_and_id_modules_of_the_org() -> None:
-    # Besides the schema, the dump's reading half, the cache folder and Id arithmetic: the errors and argument
-    # types every crmarena subcommand shares.
-    allowed = (
-        "mock_org.schema",
-        "mock_org.dump",
-        "mock_org.cache",
-        "mock_org.ids",
-        "mock_org.user_errors",
-        "mock_org.command_line",
-    )
+    # Besides the schema, the dump's reading half, the cache folder and Id arithmetic: the errors every
+    # crmarena subcommand shares.
+    allowed = ("mock_org.schema", "mock_org.dump", "mock_org.cache", "mock_org.ids", "mock_org.user_errors")
     assert offenders("fixtures", ("mock_org",), allowed=allowed) == []
 
 
 def test_the_user_error_vocabulary_stands_alone() -> None:
-    """mock_org/user_errors.py imports nothing of ours; command_line.py only re-exports from it."""
-    modules = imports_of("mock_org")
+    """mock_org/user_errors.py imports nothing of ours."""
     ours = tuple(FLOORS)
-    assert [name for name in modules["mock_org.user_errors"] if name.startswith(ours)] == []
-    shared = [name for name in modules["mock_org.command_line"] if name.startswith(ours)]
-    assert shared and all(name.startswith("mock_org.user_errors.") for name in shared)
+    assert [name for name in imports_of("mock_org")["mock_org.user_errors"] if name.startswith(ours)] == []
+
+
+def test_the_command_tree_lives_in_the_harness_alone() -> None:
+    """Every crmarena verb is a module of eval_suite/commands/: no library below builds an argparse parser,
+    and no module outside the commands imports one of them (a library user never needs the command line)."""
+    parsers = [
+        module
+        for package in FLOORS
+        for module, names in imports_of(package).items()
+        if "argparse" in names and not module.startswith("eval_suite.commands")
+    ]
+    # The server's limits are a table that also makes the `crmarena serve` flags (one source for flags, the
+    # ServerLimits and the docs' table).
+    assert parsers == ["mock_org.server.limits"]
+    reaching = [
+        f"{module} imports {name}"
+        for package in FLOORS
+        for module, names in imports_of(package).items()
+        if not module.startswith("eval_suite.commands")
+        for name in names
+        if name.startswith("eval_suite.commands")
+    ]
+    assert reaching == []
 
 
 def test_exit_codes_are_numbered_only_in_the_user_error_module() -> None:
@@ -217,8 +230,9 @@ def test_the_harness_reaches_an_org_only_through_its_client() -> None:
             "eval_suite",
             ("mock_org", "fixtures.tasks.truth", "fixtures.tasks.records"),
             # The errors every crmarena subcommand shares, and the Id arithmetic (no org in either).
-            allowed=("mock_org.user_errors", "mock_org.command_line", "mock_org.ids"),
-            skip=("eval_suite.commands.cli", "eval_suite.run.target"),
+            allowed=("mock_org.user_errors", "mock_org.ids"),
+            # The commands that open or serve an org (query, search, serve, tls) and the target switch.
+            skip=("eval_suite.commands", "eval_suite.run.target"),
         )
         == []
     )

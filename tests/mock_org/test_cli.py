@@ -238,7 +238,7 @@ def test_engine_commands_use_the_default_org_they_are_given(tmp_path: Path, priv
     another pristine dump, they read and reset its working copy in the cache folder and never change the dump."""
     import argparse
 
-    from mock_org import cli as org_cli
+    from eval_suite.commands import query
 
     folder = dump_folder(tmp_path / "other-default", "2023-05-15")
     before = files_and_hashes(folder)
@@ -249,7 +249,7 @@ def test_engine_commands_use_the_default_org_they_are_given(tmp_path: Path, priv
         return folder / DB_FILE
 
     parser = argparse.ArgumentParser()
-    org_cli.add(parser.add_subparsers(), default_org=given)
+    query.add(parser.add_subparsers(), default_org=given)
 
     def run(*words: str) -> int:
         args = parser.parse_args(words)

@@ -6,8 +6,8 @@ from __future__ import annotations
 import argparse
 import re
 
+from eval_suite.commands import serve
 from fixtures import default_org
-from mock_org.server import cli
 from tests import documentation
 
 ROOT = documentation.ROOT
@@ -16,9 +16,9 @@ DOCS = documentation.text()
 
 def test_every_serve_flag_is_documented() -> None:
     parser = argparse.ArgumentParser()
-    cli.add(parser.add_subparsers(), default_org=default_org)
-    serve = parser._subparsers._group_actions[0].choices["serve"]  # type: ignore[union-attr]
-    flags = {option for action in serve._actions for option in action.option_strings if option.startswith("--")}
+    serve.add(parser.add_subparsers(), default_org=default_org)
+    command = parser._subparsers._group_actions[0].choices["serve"]  # type: ignore[union-attr]
+    flags = {option for action in command._actions for option in action.option_strings if option.startswith("--")}
     missing = sorted(flag for flag in flags - {"--help"} if f"`{flag}" not in DOCS and f" {flag}" not in DOCS)
     assert missing == []
 

@@ -9,8 +9,8 @@ import re
 import socket
 from pathlib import Path
 
+from eval_suite.commands import serve
 from fixtures import default_org
-from mock_org.server import cli
 from mock_org.server.http import tls
 from mock_org.server.limits import LIMITS, ServerLimits, from_args
 from mock_org.server.serve import serve_org
@@ -31,7 +31,7 @@ def test_every_limit_has_a_flag_and_a_row_in_the_docs() -> None:
 
 def test_flags_then_variables_then_defaults_set_the_limits() -> None:
     parser = argparse.ArgumentParser()
-    cli.add(parser.add_subparsers(), default_org=default_org)
+    serve.add(parser.add_subparsers(), default_org=default_org)
     args = parser.parse_args(["serve", "--max-connections", "50", "--min-body-rate", "1500", "--lockout-attempts", "3"])
     limits = from_args(args, {"CRMARENA_LOCKOUT_ATTEMPTS": "7", "CRMARENA_SESSION_SECONDS": "60"})
     assert (limits.max_connections, limits.lockout_attempts, limits.session_seconds) == (50, 3, 60.0)

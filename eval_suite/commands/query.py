@@ -8,7 +8,7 @@ are the REST API's JSON (``/query``, ``/queryAll``, ``/search``), a CSV or a tab
 is raised as the org's ``SalesforceError`` for ``crmarena``'s main to report.
 
 The default org is built and unpacked a floor above the engine (fixtures): the command tree passes
-``default_org``, which gives its pristine database when called.
+``default_org``, which gives its pristine database when called (a test passes another dump's).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from .command_line import iso_date
+from .arguments import iso_date
 
 FORMATS = ("json", "csv", "table")
 PAGE = 2000  # the REST API's default and largest page
@@ -65,11 +65,11 @@ def add(subparsers: argparse._SubParsersAction, default_org: Callable[[], Path])
 
 def _open(args: argparse.Namespace, default_org: Callable[[], Path]) -> Any:
     # Loaded here so that other crmarena commands start without the engine.
-    from .cache import cache_root
-    from .clock import OrgClock
-    from .copies import check_org_file, reading_copy, working_copy
-    from .dump import reference_date
-    from .org import Org
+    from mock_org.cache import cache_root
+    from mock_org.clock import OrgClock
+    from mock_org.copies import check_org_file, reading_copy, working_copy
+    from mock_org.dump import reference_date
+    from mock_org.org import Org
 
     if args.db is None:
         source = default_org()
@@ -85,7 +85,7 @@ def _text(args: argparse.Namespace) -> str:
 
 
 def _query(args: argparse.Namespace, default_org: Callable[[], Path]) -> int:
-    from .result_formats import every_page, print_result, progress_bar
+    from mock_org.result_formats import every_page, print_result, progress_bar
 
     text = _text(args)
     org = _open(args, default_org)
@@ -101,7 +101,7 @@ def _query(args: argparse.Namespace, default_org: Callable[[], Path]) -> int:
 
 
 def _search(args: argparse.Namespace, default_org: Callable[[], Path]) -> int:
-    from .result_formats import print_result
+    from mock_org.result_formats import print_result
 
     text = _text(args)
     org = _open(args, default_org)
@@ -114,8 +114,8 @@ def _search(args: argparse.Namespace, default_org: Callable[[], Path]) -> int:
 
 
 def _reset(_args: argparse.Namespace, default_org: Callable[[], Path]) -> int:
-    from .cache import cache_root
-    from .copies import working_copy
+    from mock_org.cache import cache_root
+    from mock_org.copies import working_copy
 
     source = default_org()
     print(f"reset {working_copy(source, cache_root(), reset=True)} from {source}")

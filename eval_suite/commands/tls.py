@@ -8,7 +8,7 @@ import shutil
 import sys
 from pathlib import Path
 
-from ..user_errors import CommandError
+from mock_org.user_errors import CommandError
 
 
 def add(subparsers: argparse._SubParsersAction) -> None:
@@ -27,7 +27,7 @@ def add(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run_export(args: argparse.Namespace) -> int:
-    from .http import tls
+    from mock_org.server.http import tls
 
     files = tls.TlsFiles(args.tls_dir or tls.default_directory())
     if not (files.ca_cert.exists() and files.bundle.exists()):

@@ -1,5 +1,5 @@
-"""The argument types every ``crmarena`` subcommand shares: each refuses a bad value before anything runs
-(argparse reports it as a usage error, exit 2). The errors and exit codes are in user_errors.py.
+"""The argument types the ``crmarena`` subcommands share: each refuses a bad value before anything runs
+(argparse reports it as a usage error, exit 2). The errors and exit codes are in mock_org/user_errors.py.
 """
 
 from __future__ import annotations
@@ -8,47 +8,7 @@ import argparse
 import datetime as dt
 import math
 import re
-
-# Re-exported for one release: the errors and exit codes lived here before mock_org/user_errors.py.
-from .user_errors import (
-    BAD_FILE,
-    BROKEN_PIPE,
-    INTERNAL,
-    INTERRUPTED,
-    INVALID_DATA,
-    OK,
-    REFUSED,
-    UNAVAILABLE,
-    USAGE,
-    BadFile,
-    CommandError,
-    InvalidData,
-    Unavailable,
-    UsageError,
-)
-
-__all__ = [
-    "BAD_FILE",
-    "BROKEN_PIPE",
-    "INTERNAL",
-    "INTERRUPTED",
-    "INVALID_DATA",
-    "OK",
-    "REFUSED",
-    "UNAVAILABLE",
-    "USAGE",
-    "BadFile",
-    "CommandError",
-    "InvalidData",
-    "Unavailable",
-    "UsageError",
-    "iso_date",
-    "port_number",
-    "positive_int",
-    "positive_number",
-]
-
-# ----------------------------------------------------------------------------- argument types
+from collections.abc import Callable
 
 
 def iso_date(text: str) -> dt.date:
@@ -84,3 +44,18 @@ def port_number(text: str) -> int:
     if not text.strip().isdigit() or int(text) > 65535:
         raise argparse.ArgumentTypeError(f"{text!r} is not a port number (0 to 65535; 0 picks a free one)")
     return int(text)
+
+
+def count(minimum: int) -> Callable[[str], int]:
+    """``--per-task``: a whole number of at least ``minimum``."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"must be at least {minimum}")
+        return value
+
+    return parse

@@ -16,31 +16,26 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
-import errno
 import os
 import shlex
 import signal
-import socket
-import ssl
-import sys
 import tempfile
 import threading
-import urllib.request
 from collections.abc import Callable
 from contextlib import ExitStack
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..command_line import iso_date, port_number, positive_int
-from ..user_errors import OK, REFUSED, Unavailable
-from . import limits
+from mock_org.server import limits
+
+from .arguments import iso_date, port_number, positive_int
 
 if TYPE_CHECKING:
-    from ..clock import OrgClock
-    from . import workers
-    from .http import tls
-    from .serve import Server
+    from mock_org.clock import OrgClock
+    from mock_org.server import workers
+    from mock_org.server.http import tls
+    from mock_org.server.serve import Server
 
 
 def add(subparsers: argparse._SubParsersAction, default_org: Callable[[], Path]) -> None:
@@ -116,7 +111,7 @@ def add(subparsers: argparse._SubParsersAction, default_org: Callable[[], Path])
 
 def tls_names(args: argparse.Namespace) -> tuple[str, ...]:
     """Extra certificate names: --tls-name, $CRMARENA_TLS_NAMES, and the listen address when it is specific."""
-    from .http import tls
+    from mock_org.server.http import tls
 
     names = [*args.tls_name, *os.environ.get("CRMARENA_TLS_NAMES", "").replace(",", " ").split()]
     if args.host not in ("0.0.0.0", "::"):
@@ -125,49 +120,14 @@ def tls_names(args: argparse.Namespace) -> tuple[str, ...]:
     return tuple(name for name in dict.fromkeys(names) if name not in known)
 
 
-def check(host: str, port: int, tls_dir: Path | None) -> int:
-    """Whether a server answers ``GET /services/data`` (the Docker HEALTHCHECK). It trusts the CA the
-    server made and never makes one itself: before the server's first start there is nothing to check."""
-    from .http import tls
-
-    files = tls.TlsFiles(tls_dir or tls.default_directory())
-    target = "127.0.0.1" if host in ("0.0.0.0", "::") else host
-    if not files.ca_cert.exists():
-        print(f"no mock org at {target}:{port}: no CA in {files.directory} yet", file=sys.stderr)
-        return REFUSED
-    context = ssl.create_default_context(cafile=str(files.ca_cert))
-    try:
-        with urllib.request.urlopen(f"https://{target}:{port}/services/data", context=context, timeout=5) as answer:
-            return OK if answer.status == 200 else REFUSED
-    except OSError as error:
-        print(f"no mock org at {target}:{port}: {error}", file=sys.stderr)
-        return REFUSED
-
-
-def claim_ports(host: str, ports: list[int]) -> None:
-    """Refuse, before anything is made, ports another process listens on or an address that is not ours."""
-    for port in ports:
-        if port == 0:
-            continue
-        try:
-            with socket.create_server((host, port), family=socket.AF_INET6 if ":" in host else socket.AF_INET):
-                pass
-        except OSError as error:
-            if error.errno == errno.EADDRINUSE:
-                raise Unavailable(
-                    f"port {port} on {host} is in use (another crmarena serve?); pick another with --port "
-                    "or --http-port, or 0 for a free one"
-                ) from None
-            raise Unavailable(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
-
-
 def run(args: argparse.Namespace, default_org: Callable[[], Path]) -> int:
     """Serve the ``--db`` file, or the working copy of the pristine database ``default_org()`` gives."""
     # The server's modules load here, not at import, so that other crmarena commands start fast.
-    from ..cache import cache_root
-    from ..copies import check_org_file, prepare_in_place, prepared_copy, serving, working_copy
-    from ..dump import reference_date
-    from .http import tls
+    from mock_org.cache import cache_root
+    from mock_org.copies import check_org_file, prepare_in_place, prepared_copy, serving, working_copy
+    from mock_org.dump import reference_date
+    from mock_org.server.http import tls
+    from mock_org.server.ports import check, claim_ports
 
     if args.check:
         return check(args.host, args.port, args.tls_dir)
@@ -176,7 +136,7 @@ def run(args: argparse.Namespace, default_org: Callable[[], Path]) -> int:
         claim_ports(args.host, [args.port, *([args.http_port] if args.http_port is not None else [])])
     with ExitStack() as stack:
         if args.copy or args.empty:
-            from ..empty import empty_copy
+            from mock_org.empty import empty_copy
 
             scratch = stack.enter_context(tempfile.TemporaryDirectory(prefix="crmarena-org-"))
             make = empty_copy if args.empty else prepared_copy
@@ -194,18 +154,18 @@ def run(args: argparse.Namespace, default_org: Callable[[], Path]) -> int:
 
 
 def _serve(args: argparse.Namespace, path: Path, files: tls.TlsFiles, as_of: dt.date) -> int:
-    from ..clock import OrgClock
-    from ..org import Org
-    from .app import create_app
-    from .serve import THREADS, Server, banner_credentials
-    from .settings import Settings
+    from mock_org.clock import OrgClock
+    from mock_org.org import Org
+    from mock_org.server.app import create_app
+    from mock_org.server.serve import THREADS, Server, banner_credentials
+    from mock_org.server.settings import Settings
 
     clock = OrgClock.for_date(args.today) if args.today else OrgClock.running_from(as_of)
-    from ..deadline import seconds_from_env
+    from mock_org.deadline import seconds_from_env
 
     timeout = args.query_timeout if args.query_timeout is not None else seconds_from_env()
-    from ..empty import FRESH_POD
-    from ..ids import POD
+    from mock_org.empty import FRESH_POD
+    from mock_org.ids import POD
 
     pod = FRESH_POD if args.empty else POD
     if args.workers > 1:
@@ -232,8 +192,8 @@ def _stopped_by_signal() -> threading.Event:
 def _serve_workers(
     args: argparse.Namespace, path: Path, files: tls.TlsFiles, clock: OrgClock, timeout: float | None, pod: str
 ) -> int:
-    from . import workers
-    from .serve import THREADS
+    from mock_org.server import workers
+    from mock_org.server.serve import THREADS
 
     plan = dict(
         db=str(path),
@@ -268,7 +228,7 @@ def _instructions(
     today: dt.date,
     processes: int = 1,
 ) -> str:
-    from ..auth import DEFAULT_CLIENT_ID
+    from mock_org.auth import DEFAULT_CLIENT_ID
 
     username, password, token, app_secret = credentials
     client_id = os.environ.get("CRMARENA_CLIENT_ID") or DEFAULT_CLIENT_ID
