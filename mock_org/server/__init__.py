@@ -7,6 +7,7 @@
 
 Here: ``create_app(org, settings)`` in app.py, the only way to build the application (the wings meet
 there); serve.py runs it behind the front (``serve_org``), workers.py in N processes on one port;
-settings.py and limits.py hold what a server is configured with; cli.py and tls_cli.py are the
-``crmarena serve`` and ``crmarena tls export`` commands.
+settings.py and limits.py hold what a server is configured with; ports.py asks, before a start,
+whether a server already answers and whether the ports are free. The ``crmarena serve`` and
+``crmarena tls export`` commands that use them are eval_suite/commands/serve.py and tls.py.
 """

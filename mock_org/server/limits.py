@@ -1,11 +1,12 @@
 """Every limit a served org keeps, with its default and the ``crmarena serve`` flag that changes it.
 
-One table (``LIMITS``) is the source of the flags (cli.py), of the ``ServerLimits`` a server runs with,
-and of the list in docs/serving.md (tests/server/test_limits.py checks that it names every limit,
-its default and its flag). Where Salesforce documents a limit the default is the real org's, and
-the comment says where; where it does not (connections, bodies in memory, the mock's own job
-storage), the default keeps a server on a small machine answering its other clients while one
-client misbehaves (benchmarks/abuse.py measures it).
+One table (``LIMITS``) is the source of the flags (``add_flags``, called by
+eval_suite/commands/serve.py), of the ``ServerLimits`` a server runs with, and of the list in
+docs/serving.md (tests/server/test_limits.py checks that it names every limit, its default and its
+flag). Where Salesforce documents a limit the default is the real org's, and the comment says where;
+where it does not (connections, bodies in memory, the mock's own job storage), the default keeps a
+server on a small machine answering its other clients while one client misbehaves
+(benchmarks/abuse.py measures it).
 """
 
 from __future__ import annotations
