@@ -17,6 +17,7 @@ import socket
 import tarfile
 import tempfile
 import time
+import warnings
 from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -170,7 +171,8 @@ class DockerOrg(ServedOrg):
             try:
                 self._container.remove(force=True)
             except Exception as error:  # the daemon went away: say what to remove by hand, keep the real error
-                print(f"crmarena: could not remove container {self._container.name}: {_first_line(error)}")
+                warnings.warn(f"crmarena: could not remove the container {self._container.name}: "
+                              f"{_first_line(error)}", stacklevel=2)  # fmt: skip
             self._container = None
         self._scratch.cleanup()
 

@@ -80,7 +80,7 @@ def _org_source(config: pytest.Config) -> Path | None:
 
 
 @contextmanager
-def served_org(config: pytest.Config) -> Iterator[ServedOrg]:
+def serving(config: pytest.Config) -> Iterator[ServedOrg]:
     """An org served by the chosen backend for as long as the block runs; a failure to serve it ends the
     test as an error with one line saying why."""
     org: ServedOrg
@@ -109,7 +109,7 @@ def _chosen_scope(fixture_name: str, config: pytest.Config) -> str:
 
 @pytest.fixture(scope=_chosen_scope)  # type: ignore[arg-type]
 def _crm_org_shared(request: pytest.FixtureRequest) -> Iterator[ServedOrg]:
-    with served_org(request.config) as org:
+    with serving(request.config) as org:
         yield org
 
 
@@ -118,7 +118,7 @@ def crm_org(request: pytest.FixtureRequest) -> Iterator[ServedOrg]:
     """A served org (url, username, password, security_token, ca_bundle, environment, connect(), reset()),
     shared for --crm-org-scope, or the test's own under @pytest.mark.crm_org_fresh."""
     if request.node.get_closest_marker(FRESH_MARKER):
-        with served_org(request.config) as org:
+        with serving(request.config) as org:
             yield org
     else:
         yield request.getfixturevalue("_crm_org_shared")

@@ -114,7 +114,10 @@ def first_accounts(db: Path) -> list[str]:
         return [row[0] for row in connection.execute("SELECT Name FROM Account ORDER BY Name LIMIT 3")]
 
 
-def test_seed_and_dump_choose_the_org_served(project, tmp_path: Path) -> None:
+@pytest.mark.parametrize("backend", ["inprocess", "docker"])
+def test_seed_and_dump_choose_the_org_served(project, tmp_path: Path, backend: str) -> None:
+    if backend == "docker":
+        reachable_daemon()
     seen = tmp_path / "seen.txt"
     folder = project(
         "import os\n"
@@ -122,7 +125,7 @@ def test_seed_and_dump_choose_the_org_served(project, tmp_path: Path) -> None:
         "    names = [r['Name'] for r in sf.query('SELECT Name FROM Account ORDER BY Name LIMIT 3')['records']]\n"
         "    open(os.environ['SEEN'], 'w').write('|'.join(names))\n"
     )
-    result = run_pytest(folder, "--crm-org-seed", "7", env={"SEEN": str(seen)}, timeout=600)
+    result = run_pytest(folder, "--crm-org-backend", backend, "--crm-org-seed", "7", env={"SEEN": str(seen)}, timeout=1800)
     assert result.returncode == 0, result.stdout + result.stderr
     from mock_org.cache import cache_root
 
@@ -131,7 +134,8 @@ def test_seed_and_dump_choose_the_org_served(project, tmp_path: Path) -> None:
     assert first_accounts(built / "crmarena.db") != first_accounts(default_org())
 
     seen.unlink()
-    result = run_pytest(folder, "--crm-org-dump", str(built), env={"SEEN": str(seen)}, timeout=300)
+    result = run_pytest(folder, "--crm-org-backend", backend, "--crm-org-dump", str(built), env={"SEEN": str(seen)},
+                        timeout=600)  # fmt: skip
     assert result.returncode == 0, result.stdout + result.stderr
     assert seen.read_text().split("|") == first_accounts(built / "crmarena.db")
 
