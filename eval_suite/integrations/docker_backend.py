@@ -70,12 +70,13 @@ def ensure_image(client: DockerClient, tag: str) -> None:
     except ImageNotFound:
         pass
     if not (ROOT / "Dockerfile").is_file():
-        raise OrgUnavailable(f"the image {tag} is missing and there is no Dockerfile beside this installation to "
-                             "build it from: build it from a checkout (docker build -t TAG .) and set "
-                             "CRMARENA_PYTEST_IMAGE=TAG")  # fmt: skip
+        raise OrgUnavailable(
+            f"the image {tag} is missing and there is no Dockerfile beside this installation to "
+            "build it from: build it from a checkout (docker build -t TAG .) and set "
+            "CRMARENA_PYTEST_IMAGE=TAG"
+        )
     try:
-        client.images.build(path=str(ROOT), tag=tag, network_mode="host", rm=True, forcerm=True,
-                            timeout=BUILD_TIMEOUT)  # fmt: skip
+        client.images.build(path=str(ROOT), tag=tag, network_mode="host", rm=True, forcerm=True, timeout=BUILD_TIMEOUT)
     except BuildError as error:
         raise OrgUnavailable(f"building the image {tag} from {ROOT / 'Dockerfile'} failed: {error.msg}") from None
     except DockerException as error:
@@ -100,12 +101,19 @@ class DockerOrg(ServedOrg):
             command += ["--db", f"{ORG_DIR}/{source.name}"]
         try:
             self._container = self._client.containers.create(
-                tag, command, name=f"crmarena-pytest-{os.getpid()}-{next(_names)}", network_mode="host",
+                tag,
+                command,
+                name=f"crmarena-pytest-{os.getpid()}-{next(_names)}",
+                network_mode="host",
                 environment={"CRMARENA_HOST": "127.0.0.1", "CRMARENA_PORT": str(port), "CRMARENA_HTTP_PORT": ""},
-                healthcheck={"test": ["CMD", "crmarena", "serve", "--check"], "interval": 500_000_000,
-                             "timeout": 5_000_000_000, "retries": 3},
+                healthcheck={
+                    "test": ["CMD", "crmarena", "serve", "--check"],
+                    "interval": 500_000_000,
+                    "timeout": 5_000_000_000,
+                    "retries": 3,
+                },
                 labels={"crmarena.pytest": str(os.getpid())},
-            )  # fmt: skip
+            )
             if source is not None:
                 self._container.put_archive("/var/lib/crmarena", _org_archive(source))
             self._container.start()
@@ -129,8 +137,9 @@ class DockerOrg(ServedOrg):
             if state["Status"] not in ("created", "running", "restarting"):
                 raise OrgUnavailable(f"the org's container stopped ({state['Status']}): {self._log_tail()}")
             if time.monotonic() > deadline:
-                raise OrgUnavailable(f"the org's container was not healthy within {HEALTH_TIMEOUT:.0f} s: "
-                                     f"{self._log_tail()}")  # fmt: skip
+                raise OrgUnavailable(
+                    f"the org's container was not healthy within {HEALTH_TIMEOUT:.0f} s: {self._log_tail()}"
+                )
             time.sleep(0.25)
 
     def _read_credentials(self, port: int) -> Credentials:
@@ -171,8 +180,10 @@ class DockerOrg(ServedOrg):
             try:
                 self._container.remove(force=True)
             except Exception as error:  # the daemon went away: say what to remove by hand, keep the real error
-                warnings.warn(f"crmarena: could not remove the container {self._container.name}: "
-                              f"{_first_line(error)}", stacklevel=2)  # fmt: skip
+                warnings.warn(
+                    f"crmarena: could not remove the container {self._container.name}: {_first_line(error)}",
+                    stacklevel=2,
+                )
             self._container = None
         self._scratch.cleanup()
 

@@ -22,8 +22,9 @@ class InProcessOrg(ServedOrg):
     def _serve(self, port: int) -> None:
         running = self._stack.enter_context(serve_org(self._source, port=port))
         self._port = running.server.port
-        self.credentials = Credentials(running.url, running.username, running.password, running.security_token,
-                                       running.ca_bundle)  # fmt: skip
+        self.credentials = Credentials(
+            running.url, running.username, running.password, running.security_token, running.ca_bundle
+        )
 
     def reset(self) -> None:
         self._stack.close()

@@ -31,12 +31,19 @@ _backend_key = pytest.StashKey[str]()
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("crmarena", "CRMArena mock Salesforce org (fixtures crm_org and sf)")
-    group.addoption("--crm-org-backend", metavar="inprocess|docker",
-                    help=f"where the org is served: in this process or in the project's Docker image "
-                         f"(default ${BACKEND_VARIABLE} or inprocess)")  # fmt: skip
-    group.addoption("--crm-org-scope", default="session", metavar="session|module|function",
-                    help="how long tests share one org (default session); @pytest.mark.crm_org_fresh gives a "
-                         "test an org of its own")  # fmt: skip
+    group.addoption(
+        "--crm-org-backend",
+        metavar="inprocess|docker",
+        help=f"where the org is served: in this process or in the project's Docker image "
+        f"(default ${BACKEND_VARIABLE} or inprocess)",
+    )
+    group.addoption(
+        "--crm-org-scope",
+        default="session",
+        metavar="session|module|function",
+        help="how long tests share one org (default session); @pytest.mark.crm_org_fresh gives a "
+        "test an org of its own",
+    )
     group.addoption("--crm-org-seed", metavar="N", help="serve the org built from seed N (built once, cached)")
     group.addoption("--crm-org-dump", metavar="PATH", help="serve a copy of this org database or dump folder")
 

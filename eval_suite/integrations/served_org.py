@@ -76,8 +76,15 @@ class ServedOrg(ABC):
         """A simple-salesforce client logged in as the administrator, every request bounded by a timeout."""
         from mock_org.client import connect
 
-        return connect(self.url, username=self.username, password=self.password, security_token=self.security_token,
-                       ca_bundle=self.ca_bundle, version=version, timeout=CLIENT_TIMEOUT)  # fmt: skip
+        return connect(
+            self.url,
+            username=self.username,
+            password=self.password,
+            security_token=self.security_token,
+            ca_bundle=self.ca_bundle,
+            version=version,
+            timeout=CLIENT_TIMEOUT,
+        )
 
     @abstractmethod
     def reset(self) -> None:

@@ -23,14 +23,21 @@ SAMPLE = Path(__file__).resolve().parent / "sample_project"
 NO_DAEMON = "unix:///nonexistent/crmarena-test/docker.sock"
 
 
-def run_pytest(folder: Path, *args: str, env: dict[str, str] | None = None,
-               timeout: float = 900) -> subprocess.CompletedProcess[str]:  # fmt: skip
+def run_pytest(
+    folder: Path, *args: str, env: dict[str, str] | None = None, timeout: float = 900
+) -> subprocess.CompletedProcess[str]:
     """``python -m pytest`` in ``folder``, as a user runs their own suite (the backend chosen by ``args``/``env``
     alone, never by this session's environment)."""
     environment = {name: value for name, value in os.environ.items() if name != "CRMARENA_PYTEST_BACKEND"}
     environment |= env or {}
-    return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *args], cwd=folder,
-                          env=environment, capture_output=True, text=True, timeout=timeout)  # fmt: skip
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *args],
+        cwd=folder,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
 
 
 @pytest.fixture
@@ -72,8 +79,9 @@ def test_the_sample_project_passes_with_the_in_process_backend(sample: Path) -> 
         (["--crm-org-dump", "pytest.ini"], {}, "--crm-org-dump: pytest.ini is not a SQLite database"),
     ],
 )
-def test_a_bad_option_is_a_usage_error_in_one_line(sample: Path, args: list[str], env: dict[str, str],
-                                                   message: str) -> None:  # fmt: skip
+def test_a_bad_option_is_a_usage_error_in_one_line(
+    sample: Path, args: list[str], env: dict[str, str], message: str
+) -> None:
     result = run_pytest(sample, *args, env=env, timeout=120)
     assert result.returncode == pytest.ExitCode.USAGE_ERROR, result.stdout + result.stderr
     assert f"ERROR: {message}" in result.stderr
@@ -125,7 +133,9 @@ def test_seed_and_dump_choose_the_org_served(project, tmp_path: Path, backend: s
         "    names = [r['Name'] for r in sf.query('SELECT Name FROM Account ORDER BY Name LIMIT 3')['records']]\n"
         "    open(os.environ['SEEN'], 'w').write('|'.join(names))\n"
     )
-    result = run_pytest(folder, "--crm-org-backend", backend, "--crm-org-seed", "7", env={"SEEN": str(seen)}, timeout=1800)
+    result = run_pytest(
+        folder, "--crm-org-backend", backend, "--crm-org-seed", "7", env={"SEEN": str(seen)}, timeout=1800
+    )
     assert result.returncode == 0, result.stdout + result.stderr
     from mock_org.cache import cache_root
 
@@ -134,8 +144,9 @@ def test_seed_and_dump_choose_the_org_served(project, tmp_path: Path, backend: s
     assert first_accounts(built / "crmarena.db") != first_accounts(default_org())
 
     seen.unlink()
-    result = run_pytest(folder, "--crm-org-backend", backend, "--crm-org-dump", str(built), env={"SEEN": str(seen)},
-                        timeout=600)  # fmt: skip
+    result = run_pytest(
+        folder, "--crm-org-backend", backend, "--crm-org-dump", str(built), env={"SEEN": str(seen)}, timeout=600
+    )
     assert result.returncode == 0, result.stdout + result.stderr
     assert seen.read_text().split("|") == first_accounts(built / "crmarena.db")
 
@@ -163,9 +174,13 @@ def restore_ctrl_c() -> None:
 def test_ctrl_c_leaves_no_container_behind(project) -> None:
     reachable_daemon()
     folder = project("import time\ndef test_waits(crm_org):\n    print('org up', flush=True)\n    time.sleep(120)\n")
-    process = subprocess.Popen([sys.executable, "-m", "pytest", "-q", "-s", "-p", "no:cacheprovider",
-                                "--crm-org-backend", "docker"], cwd=folder, stdout=subprocess.PIPE, text=True,
-                               preexec_fn=restore_ctrl_c)  # fmt: skip
+    process = subprocess.Popen(
+        [sys.executable, "-m", "pytest", "-q", "-s", "-p", "no:cacheprovider", "--crm-org-backend", "docker"],
+        cwd=folder,
+        stdout=subprocess.PIPE,
+        text=True,
+        preexec_fn=restore_ctrl_c,
+    )
     try:
         assert process.stdout is not None
         for line in process.stdout:

@@ -38,7 +38,10 @@ def test_reset_brings_back_the_pristine_org(crm_org, sf):
 def test_code_that_reads_its_org_from_the_environment(crm_org, monkeypatch):
     for name, value in crm_org.environment.items():  # REQUESTS_CA_BUNDLE among them: requests trusts the org
         monkeypatch.setenv(name, value)
-    client = Salesforce(username=os.environ["CRMARENA_USERNAME"], password=os.environ["CRMARENA_PASSWORD"],
-                        security_token=os.environ["CRMARENA_SECURITY_TOKEN"],
-                        domain=os.environ["CRMARENA_URL"].removeprefix("https://") + "/login")
+    client = Salesforce(
+        username=os.environ["CRMARENA_USERNAME"],
+        password=os.environ["CRMARENA_PASSWORD"],
+        security_token=os.environ["CRMARENA_SECURITY_TOKEN"],
+        domain=os.environ["CRMARENA_URL"].removeprefix("https://") + "/login",
+    )
     assert client.query("SELECT COUNT() FROM Case")["totalSize"] > 0
