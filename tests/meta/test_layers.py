@@ -231,8 +231,9 @@ def test_the_harness_reaches_an_org_only_through_its_client() -> None:
             ("mock_org", "fixtures.tasks.truth", "fixtures.tasks.records"),
             # The errors every crmarena subcommand shares, and the Id arithmetic (no org in either).
             allowed=("mock_org.user_errors", "mock_org.ids"),
-            # The commands that open or serve an org (query, search, serve, tls) and the target switch.
-            skip=("eval_suite.commands", "eval_suite.run.target"),
+            # The places that start an org: the commands that open or serve one (query, search, serve, tls), a
+            # run's target switch, and the pytest plugin's backends.
+            skip=("eval_suite.commands", "eval_suite.run.target", "eval_suite.integrations"),
         )
         == []
     )
