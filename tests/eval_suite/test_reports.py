@@ -137,7 +137,10 @@ def test_the_leaderboard_numbers_match_an_independent_computation(run_dirs: dict
 
 def test_the_oracle_row_is_perfect_on_every_task(run_dirs: dict[str, Path], report: Any) -> None:
     records = list(latest(read_records(run_dirs["oracle"] / "records.jsonl")).values())
-    assert len(records) == 18 and {record["status"] for record in records} == {PASSED}
+    failed = [
+        (record["task_id"], record["status"], record.get("error")) for record in records if record["status"] != PASSED
+    ]
+    assert len(records) == 18 and not failed, failed  # the failing attempts' errors, should one fail
     oracle = {row["agent"]: row for row in csv.DictReader((report.index.parent / "leaderboard.csv").open())}["oracle"]
     for column in ("NCR", "HTU", "TCU", "NED", "PVI", "KQA", "TII", "MTA", "BRI"):
         assert float(oracle[column]) == 1.0 and oracle[f"{column}_n"] == "2"
