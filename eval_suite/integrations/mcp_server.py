@@ -66,10 +66,12 @@ def mcp_tool(tool: Tool) -> types.Tool:
 def build_server(sessions: ToolSessions, instructions: str) -> Server[Any]:
     listing = types.ListToolsResult(tools=[mcp_tool(tool) for tool in sessions.tools.values()])
 
-    async def list_tools(_ctx: ServerRequestContext[Any], _params: types.PaginatedRequestParams | None) -> Any:
+    async def list_tools(
+        _ctx: ServerRequestContext[Any], _params: types.PaginatedRequestParams | None
+    ) -> types.ListToolsResult:
         return listing
 
-    async def call_tool(_ctx: ServerRequestContext[Any], params: types.CallToolRequestParams) -> Any:
+    async def call_tool(_ctx: ServerRequestContext[Any], params: types.CallToolRequestParams) -> types.CallToolResult:
         arguments = params.arguments or {}
         try:
             # The org client blocks: the call runs in a worker thread, the event loop keeps serving.
