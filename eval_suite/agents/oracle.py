@@ -11,7 +11,6 @@ the answer goes out as a ``respond`` call. Its trajectory is a function-calling 
 
 from __future__ import annotations
 
-import ast
 import json
 from typing import Any
 
@@ -20,6 +19,7 @@ from ..reference import ReferenceError, resolve
 from ..reference.derive import OPERATIONS
 from ..tools.toolbox import RESPOND
 from .base import Episode, EpisodeContext
+from .literals import literal
 
 
 class OracleError(RuntimeError):
@@ -29,7 +29,7 @@ class OracleError(RuntimeError):
 def read_observation(text: str) -> Any:
     """A tool result as a model reads it: the Python literal the observation spells, else the text itself."""
     try:
-        return ast.literal_eval(text)
+        return literal(text)
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
         return text
 
