@@ -8,6 +8,8 @@ crashed, or a page of the org that does not load in time, is the infrastructure'
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
@@ -148,15 +150,14 @@ def _closed(error: BaseException) -> bool:
     return any(marker in str(error) for marker in CLOSED)
 
 
-class browser_failures:
+@contextmanager
+def browser_failures() -> Iterator[None]:
     """Turn the browser's own failures (closed, crashed, a page of the org that never loads) into InfraError."""
-
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, kind: Any, error: BaseException | None, _: Any) -> bool:
-        if error is None or isinstance(error, ActionError | InfraError):
-            return False
+    try:
+        yield
+    except (ActionError, InfraError):
+        raise
+    except Exception as error:
         if _closed(error):
             raise InfraError(f"the browser closed or crashed: {_first_line(error)}", source="browser") from error
         if _timed_out(error):
@@ -164,4 +165,4 @@ class browser_failures:
             raise InfraError(message, source="browser") from error
         if type(error).__module__.startswith("playwright"):
             raise InfraError(f"the browser failed: {_first_line(error)}", source="browser") from error
-        return False
+        raise

@@ -17,6 +17,7 @@ from typing import Any
 from soql_parser.literals import write_string
 from soql_parser.nodes import StringLiteral
 
+from ...clock import OrgClock
 from ...ids import is_id
 from ...org import Org
 from .catalog import Catalog, ObjectInfo
@@ -149,13 +150,13 @@ def build(
     )
 
 
-def page_records(org: Org, built: ListQuery) -> list[dict[str, Any]]:
+def page_records(org: Org, built: ListQuery, clock: OrgClock | None = None) -> list[dict[str, Any]]:
     """The page's records. Sorting every row of a large object with its lookups joined costs ten times
     more than sorting the object's own rows, so when the order needs no lookup the page's Ids are found
     first and their columns fetched by Id (the same records as ``built.soql`` gives)."""
     if built.ids_soql is None:
-        return org.query(built.soql)["records"]
-    ids = [record["Id"] for record in org.query(built.ids_soql)["records"]]
+        return org.query(built.soql, clock=clock)["records"]
+    ids = [record["Id"] for record in org.query(built.ids_soql, clock=clock)["records"]]
     if not ids:
         return []
     found = {record["Id"]: record for record in org.query(built.by_ids(ids))["records"]}

@@ -7,9 +7,9 @@ from flask import abort, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
 from ...errors import NotFound, SalesforceError
-from ..rest.state import org
+from ..rest.state import org, state
 from . import console, listing, records, sessions
-from .blueprint import blueprint, zone
+from .blueprint import blueprint, session_clock, zone
 from .catalog import ObjectInfo
 from .columns import Column
 from .records import quoted_id
@@ -60,12 +60,12 @@ def _list(info: ObjectInfo, template: str, base: tuple[str, ...] = (), **context
     error, built, page_rows, total = None, None, [], 0
     try:
         built = listing.build(catalog, info, wanted, zone(), base)
-        total = org().query(built.count_soql)["totalSize"]
+        total = org().query(built.count_soql, clock=session_clock())["totalSize"]
         last = min(reachable, max(1, -(-total // wanted.size)))
         if wanted.page > last:  # past the end: the last page
             wanted.page = last
             built = listing.build(catalog, info, wanted, zone(), base)
-        page_rows = listing.rows(listing.page_records(org(), built), built.columns)
+        page_rows = listing.rows(listing.page_records(org(), built, session_clock()), built.columns)
         records.name_ids(org(), catalog, page_rows)
     except listing.FilterError as problem:
         error = str(problem)
@@ -155,6 +155,8 @@ def global_search() -> Response:
 
 @blueprint.route("/lightning/setup/query", methods=["GET", "POST"], endpoint="console")
 def query_console() -> Response:
+    if not state().settings.ui_console:  # served with --ui-console off: the page does not exist
+        abort(404)
     text = request.form.get("q", "") if request.method == "POST" else request.args.get("q", "")
     include_deleted = request.form.get("all_rows") == "true"
     answer, error = None, None
@@ -166,6 +168,7 @@ def query_console() -> Response:
                 include_deleted=include_deleted,
                 locator=request.form.get("locator", ""),
                 user_id=sessions.user_id(),
+                clock=session_clock(),
             )
         except SalesforceError as problem:
             error = problem
