@@ -10,7 +10,7 @@ from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
-AGENTS = ("act", "react", "fc", "fc-sql", "browser", "oracle", "null", "majority")
+AGENTS = ("act", "react", "fc", "fc-sql", "browser", "oracle", "ui-oracle", "null", "majority")
 MODEL_AGENTS = frozenset({"act", "react", "fc", "fc-sql", "browser"})
 UI_AGENTS = frozenset({"browser", "ui-oracle"})  # the org's web pages are their only tool
 TOOL_AGENTS = frozenset({"fc", "fc-sql", "oracle"})

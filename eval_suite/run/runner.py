@@ -242,6 +242,11 @@ def make_agent(config: RunConfig, protocol: str | None, instances: list[Instance
         from ..browser.session import BrowserPool
 
         return BrowserAgent(BrowserPool())
+    if config.agent == "ui-oracle":
+        from ..agents.ui_oracle import UiOracle
+        from ..browser.session import BrowserPool
+
+        return UiOracle(BrowserPool())
     if config.agent == "null":
         return NullAgent()
     if config.agent == "majority":

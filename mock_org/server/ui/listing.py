@@ -173,21 +173,22 @@ def _sort_column(catalog: Catalog, info: ObjectInfo, shown: list[Column], name: 
     return column(catalog, info, DEFAULT_SORT if info.field(DEFAULT_SORT) else "Id")
 
 
-def condition(catalog: Catalog, info: ObjectInfo, item: Filter, zone: dt.tzinfo) -> str:
-    """One filter as a SOQL condition."""
+def condition(catalog: Catalog, info: ObjectInfo, item: Filter, zone: dt.tzinfo, prefix: str = "") -> str:
+    """One filter as a SOQL condition; ``prefix`` is the relationship path to ``info`` (a report's
+    filter on a parent's field, ``Account.``)."""
     field = info.field(item.field)
     if field is None or not field["filterable"]:
         raise FilterError(f"{item.field} is not a field you can filter {info.label_plural} by.")
     if item.op not in OPERATORS:
         raise FilterError(f"Unknown filter operator: {item.op}")
     operator = OPERATORS[item.op][1]
-    name, value = field["name"], item.value.strip()
+    name, value = prefix + field["name"], item.value.strip()
     if operator.endswith("LIKE"):
         test = f"{name} LIKE {_like(value, item.op)}"
         return f"(NOT {test})" if operator == "NOT LIKE" else test
     if field["type"] == "reference" and value and not is_id(value) and field["relationshipName"]:
         # A lookup is filtered by the name it shows (Account = "Acme"), or by an Id.
-        name = f"{field['relationshipName']}.{title_of(catalog, field)}"
+        name = f"{prefix}{field['relationshipName']}.{title_of(catalog, field)}"
         return f"{name} {operator} {_string(value)}"
     if field["type"] == "datetime" and _is_date(value):
         return f"DAY_ONLY(convertTimezone({name})) {operator} {value}"

@@ -7,8 +7,9 @@ from flask import abort, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
 from ...errors import NotFound, SalesforceError
+from ...ids import to18
 from ..rest.state import org, state
-from . import console, listing, records, sessions
+from . import console, listing, records, report, sessions
 from .blueprint import blueprint, session_clock, zone
 from .catalog import ObjectInfo
 from .columns import Column
@@ -136,6 +137,36 @@ def related(sobject: str, record_id: str, relationship: str) -> Response:
     return _list(
         child_info, "ui/related.html", base, parent_info=info, parent=parent, parent_title=title, relationship=child
     )
+
+
+@blueprint.route("/lightning/o/<sobject>/report", endpoint="report")
+def summary_report(sobject: str) -> Response:
+    """A summary report of the object's records (report.py): filters, one grouping, counts and averages."""
+    info = object_info(sobject)
+    catalog = ui_state().catalog
+    wanted = report.ReportRequest.read(request.args)
+    result, error = None, None
+    try:
+        result = report.run(org(), catalog, info, wanted, zone(), session_clock())
+        names = records.names_of(org(), catalog, [group.key for group in result.groups if catalog.object_of(group.key)])
+        for group in result.groups:
+            if catalog.object_of(group.key):
+                group.label = names.get(to18(group.key), group.label)
+                group.link = url_for("ui.record_by_id", record_id=group.key)
+    except listing.FilterError as problem:
+        error = str(problem)
+    except SalesforceError as problem:
+        error = f"{problem.error_code}: {problem.message}"
+    body = render_template(
+        "ui/report.html",
+        info=info,
+        view=wanted,
+        report=result,
+        error=error,
+        operators=listing.OPERATORS,
+        fields=[entry for entry in info.field_list() if entry["filterable"]],
+    )
+    return html(body)
 
 
 @blueprint.route("/lightning/search", endpoint="search")
