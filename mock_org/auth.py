@@ -436,14 +436,14 @@ class Authenticator:
 
     # ------------------------------------------------------------------- tokens
 
-    def issue(self, user: User, *, refresh: bool = False) -> str:
+    def issue(self, user: User, *, refresh: bool = False, clock: OrgClock | None = None) -> str:
         """A new session id (``00D…!…``, the shape the sf CLI insists on) or refresh token for ``user``."""
         body = "".join(secrets.choice(_TOKEN_ALPHABET) for _ in range(96))
         token = f"{self.org.id15}!AQ{body[:30]}.{body[30:]}" if not refresh else f"5Aep861{body[:80]}"
         with self._lock:
             self._expire()
             key = _digest(token)
-            self._sessions[key] = Session(user, self.now(), refresh, digest=key)
+            self._sessions[key] = Session(user, self.now(), refresh, clock=clock, digest=key)
         return token
 
     def verify(self, token: str | None) -> Session:

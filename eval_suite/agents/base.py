@@ -33,6 +33,7 @@ class Episode:
     calls: list[dict[str, Any]] = field(default_factory=list)
     observation_sizes: list[int] = field(default_factory=list)
     malformed_turns: int = 0
+    pages: int | None = None  # pages the browser loaded (the UI agents)
 
     @property
     def answered(self) -> bool:

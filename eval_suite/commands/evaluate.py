@@ -18,7 +18,11 @@ from ..run.config import AGENTS, ConfigError, RunConfig, coerce, from_toml
 _FLAGS: list[tuple[str, dict[str, Any]]] = [
     (
         "--agent",
-        {"choices": AGENTS, "help": "act, react, fc, fc-sql (model agents), oracle, null or majority (default oracle)"},
+        {
+            "choices": AGENTS,
+            "help": "act, react, fc, fc-sql, browser (model agents), oracle, ui-oracle, null or majority "
+            "(default oracle)",
+        },
     ),
     ("--model", {"help": "the model name the endpoint serves (needed by act, react, fc and fc-sql)"}),
     ("--base-url", {"help": "the OpenAI-compatible endpoint (default: $OPENAI_BASE_URL, else api.openai.com)"}),
@@ -92,6 +96,13 @@ _FLAGS: list[tuple[str, dict[str, Any]]] = [
     ("--max-cost", {"type": float, "help": "stop (resumably) once the run directory's attempts cost this many US$"}),
     ("--max-concurrent-requests", {"type": int, "help": "model calls in flight to the endpoint (default: --workers)"}),
     ("--prices", {"help": "a TOML price table (US$ per million tokens) on top of the packaged one"}),
+    (
+        "--ui-console",
+        {
+            "choices": ("on", "off"),
+            "help": "browser and ui-oracle: the org's query console on (default) or off (the agent must navigate)",
+        },
+    ),
     ("--db", {"help": "the org dump the mock serves (default: the default CRMArena org)"}),
     ("--f1-pass", {"type": float, "help": "token F1 from which a knowledge-QA answer counts as passed (default 0.5)"}),
     (

@@ -98,6 +98,13 @@ def add(subparsers: argparse._SubParsersAction, default_org: Callable[[], Path])
         metavar="SECONDS",
         help="how long a query may run before QUERY_TIMEOUT (default $CRMARENA_QUERY_TIMEOUT or 30)",
     )
+    parser.add_argument(
+        "--ui-console",
+        choices=("on", "off"),
+        default="on",
+        help="the web UI's query console (default on); off takes the page and its link away, so that a browser "
+        "agent must navigate the pages",
+    )
     parser.add_argument("--tls-dir", type=Path, help="where the CA and certificates live (default: the cache)")
     parser.add_argument(
         "--prepare-only", action="store_true", help="ready the org copy, then exit (the Docker build; no TLS files)"
@@ -171,7 +178,7 @@ def _serve(args: argparse.Namespace, path: Path, files: tls.TlsFiles, as_of: dt.
     if args.workers > 1:
         return _serve_workers(args, path, files, clock, timeout, pod)
     org = Org(path, clock=clock, read_only=args.read_only, query_timeout=timeout, pod=pod)
-    app = create_app(org, Settings.from_env(limits=limits.from_args(args)))
+    app = create_app(org, Settings.from_env(limits=limits.from_args(args), ui_console=args.ui_console == "on"))
     server = Server(
         app, host=args.host, port=args.port, http_port=args.http_port, tls_files=files, threads=args.threads or THREADS
     ).start()
@@ -204,6 +211,7 @@ def _serve_workers(
         clock=workers.WorkerPlan.clock_fields(clock),
         pod=pod,
         limits=limits.as_fields(limits.from_args(args)),
+        ui_console=args.ui_console == "on",
     )
 
     def banner(credentials: tuple[str, str, str, str], listening: workers.Listening) -> None:

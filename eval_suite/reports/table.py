@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..run.identity import key_text, task_set_of, task_set_title
+from ..run.identity import key_text, surface_of, task_set_of, task_set_title
 from ..run.records import HARNESS_ERROR, INFRA_ERROR
 from .leaderboard import TASK_ORDER, partial_mark, summarize
 from .runs import Run
@@ -50,6 +50,12 @@ class Row:
         """Instances × trials scored: how much evidence the row's numbers rest on."""
         n = self.summary["n"]
         return f"{n['instances']:,}×{n['trials']}"
+
+    @property
+    def surface(self) -> str:
+        """``api``, or ``ui`` (with ``, no console`` when the pages had no query console)."""
+        surface = surface_of(self.run.manifest)
+        return f"{surface}, no console" if self.run.manifest.get("ui_console") == "off" else surface
 
     @property
     def task_set(self) -> str:
@@ -93,6 +99,7 @@ def _columns(rows: Sequence[Row], *, passes_too: bool = True) -> list[str]:
     return [
         "run",
         "n",
+        "surface",
         *(abbr for _, abbr in TASK_ORDER),
         "Overall",
         "errors",
@@ -112,6 +119,7 @@ def _values(
     return [
         row.run.label,
         row.n,
+        row.surface,
         *(cell(tasks[task]["score"]) if task in tasks else cell(None) for task, _ in TASK_ORDER),
         overall,
         str(row.errors),
@@ -128,6 +136,7 @@ def pass_values(row: Row, trials: int) -> list[str]:
 
 NOTE = (
     "Scores in % with 95% bootstrap intervals (knowledge QA: mean token F1); n is instances × trials scored; "
+    "surface is how the agent reached the org (api: tools and queries; ui: the web pages alone); "
     "Overall only when every task is complete; errors are attempts that ended in an infrastructure or harness "
     "error, not scored; pass^k over the trials of each instance."
 )
@@ -148,7 +157,8 @@ def to_markdown(rows: Sequence[Row]) -> str:
 def to_csv(rows: Sequence[Row]) -> str:
     """One column per number, so a spreadsheet can sort by any of them; each row names its task set."""
     trials = max_trials(rows)
-    header = ["run", "model", "agent", "aided", "tools", "label", "task_set", "instances", "trials", "complete"]
+    header = ["run", "model", "agent", "surface", "ui_console", "aided", "tools", "label", "task_set"]
+    header += ["instances", "trials", "complete"]
     for _, abbr in (*TASK_ORDER, ("overall", "Overall")):
         header += [abbr, f"{abbr}_low", f"{abbr}_high", f"{abbr}_n"]
     header += ["errors", "attempts", "cost_per_attempt", "tokens_per_attempt"]
@@ -162,6 +172,8 @@ def to_csv(rows: Sequence[Row]) -> str:
             row.run.label,
             key.model,
             key.agent,
+            surface_of(row.run.manifest),
+            row.run.manifest.get("ui_console") or "",
             key.aided,
             ",".join(key.tools),
             row.run.config.get("label") or "",

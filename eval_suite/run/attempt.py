@@ -126,6 +126,7 @@ def _record(
             "num_turns": episode.turns,
             "observation_sizes": episode.observation_sizes,
             "malformed_turns": episode.malformed_turns,
+            "pages": episode.pages,
         },
         "traj": episode.messages,
         # ours

@@ -10,8 +10,9 @@ from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
-AGENTS = ("act", "react", "fc", "fc-sql", "oracle", "null", "majority")
-MODEL_AGENTS = frozenset({"act", "react", "fc", "fc-sql"})
+AGENTS = ("act", "react", "fc", "fc-sql", "browser", "oracle", "ui-oracle", "null", "majority")
+MODEL_AGENTS = frozenset({"act", "react", "fc", "fc-sql", "browser"})
+UI_AGENTS = frozenset({"browser", "ui-oracle"})  # the org's web pages are their only tool
 TOOL_AGENTS = frozenset({"fc", "fc-sql", "oracle"})
 
 
@@ -55,6 +56,7 @@ class RunConfig:
     db: Path | None = None
     f1_pass: float = 0.5
     progress: bool = True
+    ui_console: str = "on"  # the UI agents: the org's query console served (on) or taken away (off)
 
     def check(self) -> RunConfig:
         """The config with its defaults filled in, or ConfigError naming what is wrong."""
@@ -84,10 +86,15 @@ class RunConfig:
             raise ConfigError("--cache-mode must be rw or replay")
         if self.cache_mode == "replay" and self.cache is None:
             raise ConfigError("--cache-mode replay needs --cache DIR")
+        if self.ui_console not in ("on", "off"):
+            raise ConfigError("--ui-console must be on or off")
+        if self.ui_console == "off" and self.agent not in UI_AGENTS:
+            raise ConfigError(f"--ui-console is a setting of the browser and ui-oracle agents, not {self.agent}")
         if self.tools is not None and self.agent not in TOOL_AGENTS:
             raise ConfigError(f"--tools selects tool categories of the fc, fc-sql and oracle agents, not {self.agent}")
+        console = "noconsole" if self.ui_console == "off" else None
         out = self.out or Path("runs") / _slug(
-            "-".join(filter(None, (self.model, self.agent, self._sampling_name(), self.label)))
+            "-".join(filter(None, (self.model, self.agent, console, self._sampling_name(), self.label)))
         )
         return replace(self, out=Path(out), base_url=self.base_url or os.environ.get("OPENAI_BASE_URL") or None)
 

@@ -32,6 +32,8 @@ RESUME_IDENTITY = (
     "target_kind",
     "org_sha256",
     "sampling",
+    "surface",
+    "ui_console",
 )
 
 # The configuration a report row stands for, each field with the words a label uses for it.
@@ -53,6 +55,7 @@ CONFIGURATION = {
     "target_kind": "target",
     "org_sha256": "org",
     "sampling": "sampling",
+    "ui_console": "query console",
 }
 ORIGINAL = "original CRMArena harness"
 OURS = "crmarena eval"
@@ -68,6 +71,11 @@ def configuration(manifest: dict[str, Any]) -> dict[str, Any]:
         limit = (manifest.get("selection") or {}).get("limit")
         values["sampling"] = {"limit": limit} if limit else {}
     return values
+
+
+def surface_of(manifest: dict[str, Any]) -> str:
+    """How the agent reached the org: ``api`` (tools, queries) or ``ui`` (the web pages alone)."""
+    return "ui" if manifest.get("surface") == "ui" else "api"
 
 
 def sampling(limit: int | None, sample: int | None, sample_seed: int) -> dict[str, int]:

@@ -24,7 +24,7 @@ import subprocess
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -39,6 +39,7 @@ from ..agents.base import Agent
 from ..agents.baselines import MajorityAgent, NullAgent
 from ..agents.function_calling import FunctionCalling
 from ..agents.react import ReAct
+from ..browser.session import chromium_missing
 from ..errors import Cancelled
 from ..model.cache import ResponseCache
 from ..model.llm import LLM, EndpointConfig, PriceTable
@@ -47,7 +48,7 @@ from ..prompts.schema import render_schema
 from ..reports.leaderboard import summarize
 from ..tools.catalog import agent_tools, default_task_file
 from .attempt import AttemptSettings, run_attempt
-from .config import MODEL_AGENTS, ConfigError, RunConfig
+from .config import MODEL_AGENTS, UI_AGENTS, ConfigError, RunConfig
 from .identity import RESUME_IDENTITY, sampling
 from .progress import Progress
 from .records import (
@@ -64,13 +65,14 @@ from .records import (
     write_json_atomic,
 )
 from .selection import plan, sample, select
-from .target import TargetSettings, open_target
+from .target import TargetSettings, TargetUnavailable, open_target
 
 PROMPT_FILES = {
     "act": ["act", "reminder_tags"],
     "react": ["react", "reminder_tags"],
     "fc": ["function_calling", "text_tools", "reminder_tools"],
     "fc-sql": ["function_calling", "function_calling_sql", "text_tools", "reminder_tools"],
+    "browser": ["browser"],
 }
 # The command line's exit codes (mock_org/user_errors.py): an incomplete run waits for something unavailable.
 EXIT_COMPLETE, EXIT_INCOMPLETE, EXIT_INTERRUPTED = user_errors.OK, user_errors.UNAVAILABLE, user_errors.INTERRUPTED
@@ -110,6 +112,9 @@ def run(
     if config.max_cost is not None and config.agent in MODEL_AGENTS and prices.find(config.model) is None:
         raise ConfigError(f"--max-cost needs a price for model {config.model!r}: add one with --prices FILE")
     target_settings = TargetSettings.from_env(db=config.db, timeout=config.org_timeout)
+    target_settings = replace(target_settings, ui_console=config.ui_console == "on")
+    if config.agent in UI_AGENTS and (reason := chromium_missing()):
+        raise TargetUnavailable(f"the {config.agent} agent drives a browser: {reason}")
     out = Path(config.out)  # type: ignore[arg-type]
     out.mkdir(parents=True, exist_ok=True)
     previous = read_json(out / MANIFEST_FILE) if (out / MANIFEST_FILE).exists() else None
@@ -118,7 +123,9 @@ def run(
     try:
         with open_target(target_settings) as target:
             say(f"target: the {target.name}")
-            target.preflight()
+            session = target.preflight()
+            if config.agent in UI_AGENTS:
+                _check_console(target, session, config.ui_console)
             llm = _llm(config, config.model, cache, prices) if config.agent in MODEL_AGENTS else None
             capabilities = None
             if llm is not None:
@@ -137,11 +144,27 @@ def run(
             settings = AttemptSettings(
                 agent, chosen_tools, llm, judge, config.max_turns, config.aided, config.seed, config.f1_pass
             )
-            stopped = _work(config, settings, instances, target, out)
+            try:
+                stopped = _work(config, settings, instances, target, out)
+            finally:
+                close = getattr(agent, "close", None)  # the UI agents' browsers
+                if close is not None:
+                    close()
     finally:
         if cache is not None:
             cache.close()
     return _finish(out, manifest, instances, config.trials, stopped)
+
+
+def _check_console(target: Any, session: Any, wanted: str) -> None:
+    """The org's pages must match --ui-console (a running mock has its own setting: crmarena serve --ui-console)."""
+    served = target.ui_console_served(session)
+    if served != (wanted == "on"):
+        have = "serves its query console" if served else "serves no query console"
+        raise TargetUnavailable(
+            f"the {target.name} {have}, but the run asked for --ui-console {wanted} "
+            f"(serve it with crmarena serve --ui-console {wanted})"
+        )
 
 
 def describe_selection(task_file: TaskFile, config: RunConfig, count: int) -> str:
@@ -214,6 +237,16 @@ def make_agent(config: RunConfig, protocol: str | None, instances: list[Instance
         return FunctionCalling(
             sql=config.agent == "fc-sql", protocol=protocol or "native", parallel=config.parallel_calls
         )
+    if config.agent == "browser":
+        from ..agents.browser import BrowserAgent
+        from ..browser.session import BrowserPool
+
+        return BrowserAgent(BrowserPool())
+    if config.agent == "ui-oracle":
+        from ..agents.ui_oracle import UiOracle
+        from ..browser.session import BrowserPool
+
+        return UiOracle(BrowserPool())
     if config.agent == "null":
         return NullAgent()
     if config.agent == "majority":
@@ -272,6 +305,8 @@ def _manifest(
         "org_sha256": target["org_sha256"],
         "target": target,
         "sampling": sampling(config.limit, config.sample, config.sample_seed),
+        "surface": "ui" if config.agent in UI_AGENTS else "api",
+        "ui_console": config.ui_console if config.agent in UI_AGENTS else None,
         "plan": plan(task_file, config.limit, config.sample),
         "selection": {
             "tasks": list(config.tasks) if config.tasks else "all",

@@ -60,6 +60,7 @@ class TargetSettings:
     mock_url: str | None = None
     db: Path | None = None
     timeout: float = DEFAULT_ORG_TIMEOUT
+    ui_console: bool = True  # a private mock serves its query console page (the UI agents' --ui-console)
 
     @classmethod
     def from_env(
@@ -167,6 +168,26 @@ class Target:
             raise TargetUnavailable(f"the {self.name} cannot be used: {_infra(error, self.timeout)}") from error
         return sf
 
+    def ui_console_served(self, sf: Salesforce) -> bool:
+        """Whether the org's pages include the query console: the run's session opens the UI through
+        frontdoor.jsp and asks for the console page (a mock served with --ui-console off answers 404)."""
+        session = requests.Session()
+        session.trust_env = False
+        session.verify = sf.session.verify
+        try:
+            answer = session.get(
+                f"https://{sf.sf_instance}/secur/frontdoor.jsp",
+                params={"sid": sf.session_id, "retURL": "/lightning/setup/query"},
+                timeout=self.timeout,
+            )
+        except requests.RequestException as error:
+            raise TargetUnavailable(
+                f"the {self.name}'s pages cannot be reached: {_infra(error, self.timeout)}"
+            ) from error
+        finally:
+            session.close()
+        return answer.status_code == 200 and "/lightning/setup/query" in answer.url
+
     def describe(self) -> dict[str, Any]:
         return {
             "kind": self.kind,
@@ -194,21 +215,22 @@ def open_target(settings: TargetSettings, env: Mapping[str, str] = os.environ) -
     elif settings.mock_url:
         yield _running_mock(settings.mock_url, env, settings.timeout)
     else:
-        with _private_mock(settings.db, settings.timeout) as target:
+        with _private_mock(settings.db, settings.timeout, settings.ui_console) as target:
             yield target
 
 
 @contextmanager
-def _private_mock(db: Path | None, timeout: float) -> Iterator[Target]:
+def _private_mock(db: Path | None, timeout: float, ui_console: bool = True) -> Iterator[Target]:
     from fixtures import default_org
     from mock_org.client import connect
     from mock_org.server.serve import serve_org
+    from mock_org.server.settings import Settings
 
     source = Path(db) if db is not None else default_org()
     if not source.is_file():
         raise TargetUnavailable(f"no org dump at {source}")
     digest = sha256_of(source)
-    with serve_org(source, read_only=True) as running:
+    with serve_org(source, read_only=True, settings=Settings(ui_console=ui_console)) as running:
 
         def connector(retries: int) -> Salesforce:
             return connect(

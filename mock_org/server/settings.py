@@ -19,6 +19,8 @@ class Settings:
     auth: AuthConfig = field(default_factory=AuthConfig)
     limits: ServerLimits = field(default_factory=ServerLimits)
     newest_version: int = NEWEST_VERSION
+    # The UI's query console (``--ui-console off`` takes it and its link away: a browser agent must navigate).
+    ui_console: bool = True
 
     def __post_init__(self) -> None:
         """The session timeout and the lockout are limits; the authenticator reads them from its config."""
@@ -32,9 +34,12 @@ class Settings:
         object.__setattr__(self, "auth", auth)
 
     @classmethod
-    def from_env(cls, env: Mapping[str, str] = os.environ, limits: ServerLimits | None = None) -> Settings:
+    def from_env(
+        cls, env: Mapping[str, str] = os.environ, limits: ServerLimits | None = None, *, ui_console: bool = True
+    ) -> Settings:
         """Credentials from the environment; ``limits`` as given (the serve flags), else from the environment."""
-        return cls(auth=AuthConfig.from_env(env), limits=limits if limits is not None else from_args(None, env))
+        limits = limits if limits is not None else from_args(None, env)
+        return cls(auth=AuthConfig.from_env(env), limits=limits, ui_console=ui_console)
 
     def versions(self) -> list[dict[str, str]]:
         """``GET /services/data``: every API version with its release label (v59.0 is Winter '24)."""

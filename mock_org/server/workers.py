@@ -63,6 +63,7 @@ class WorkerPlan:
     clock: dict[str, Any]
     pod: str  # the pod of the Ids the org mints (an empty org's differs)
     limits: dict[str, Any]  # the serve flags' limits (limits.py), the same for every worker
+    ui_console: bool = True  # --ui-console
 
     @staticmethod
     def clock_fields(clock: OrgClock) -> dict[str, Any]:
@@ -228,7 +229,8 @@ def _worker(plan_path: str, secure_fd: int, http_fd: int | None, ready_fd: int) 
     parent = os.getppid()
     plan = WorkerPlan(**json.loads(Path(plan_path).read_text(encoding="utf-8")))
     org = Org(plan.db, clock=plan.org_clock(), read_only=plan.read_only, query_timeout=plan.query_timeout, pod=plan.pod)
-    app = create_app(org, Settings.from_env(limits=ServerLimits(**plan.limits)), shared=StateFile(Path(plan.state_dir)))
+    settings = Settings.from_env(limits=ServerLimits(**plan.limits), ui_console=plan.ui_console)
+    app = create_app(org, settings, shared=StateFile(Path(plan.state_dir)))
     server = Server(
         app, tls_files=tls.TlsFiles(Path(plan.tls_dir)), threads=plan.threads, inherited=(secure_fd, http_fd)
     ).start()

@@ -49,14 +49,15 @@ def login() -> Response:
 @blueprint.route("/secur/frontdoor.jsp", methods=["GET", "POST"], endpoint="frontdoor")
 def frontdoor() -> Response:
     """An API session id opens a UI session of the same user (its own session, so logging out of the
-    UI leaves the API session alone), then goes to ``retURL``. The id may come in the query string or,
+    UI leaves the API session alone, with the same "today" when the API session set one through the
+    mock-only clock resource), then goes to ``retURL``. The id may come in the query string or,
     kept out of URLs and logs, in a POSTed form, as a real org accepts it."""
     try:
         session = state().auth.verify(request.values.get("sid"))
     except InvalidSessionId:
         return _login_page("Your session has expired or is invalid. Please log in.", 401)
     response = redirect(sessions.local_target(request.values.get("retURL")), 302)
-    return sessions.start(response, state().auth.issue(session.user))
+    return sessions.start(response, state().auth.issue(session.user, clock=session.clock))
 
 
 @blueprint.route("/secur/logout.jsp", methods=["GET", "POST"], endpoint="logout")

@@ -12,6 +12,7 @@ from flask import Blueprint, g, redirect, render_template, request
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response
 
+from ...clock import OrgClock
 from ...errors import SalesforceError
 from ..rest.errors import status_of
 from ..rest.state import org, state
@@ -73,6 +74,12 @@ def zone() -> dt.tzinfo:
     return g.ui_zone
 
 
+def session_clock() -> OrgClock | None:
+    """The "today" the signed-in session carries (from frontdoor.jsp, see account.py), else the org's."""
+    session = sessions.current()
+    return session.clock if session else None
+
+
 def show(info: ObjectInfo, field: dict[str, Any], value: Any) -> Any:
     return display.show(info, field, value, zone())
 
@@ -89,6 +96,7 @@ def context() -> dict[str, Any]:
         "csrf_field": sessions.CSRF_FIELD,
         "org_name": state().auth.org.name,
         "read_only": org().read_only,
+        "console": state().settings.ui_console,
         "tabs": tabs,
         "more_tabs": more,
         "show": show,

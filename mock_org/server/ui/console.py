@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from ...clock import OrgClock
 from ...org import Org
 from ..rest.wire import dumps
 
@@ -35,17 +36,25 @@ def is_search(text: str) -> bool:
     return bool(_SOSL.match(text))
 
 
-def run(org: Org, text: str, *, include_deleted: bool = False, locator: str = "", user_id: str) -> Answer:
+def run(
+    org: Org,
+    text: str,
+    *,
+    include_deleted: bool = False,
+    locator: str = "",
+    user_id: str,
+    clock: OrgClock | None = None,
+) -> Answer:
     if locator:
         return _page(org.query_more(locator, user_id=user_id))  # a cursor serves the user who opened it
     if is_search(text):
-        result = org.search(text, user_id=user_id)
+        result = org.search(text, user_id=user_id, clock=clock)
         grouped: dict[str, list[dict[str, Any]]] = {}
         for record in result["searchRecords"]:
             grouped.setdefault(record["attributes"]["type"], []).append(record)
         grids = [grid(records, title) for title, records in grouped.items()]
         return Answer(grids, len(result["searchRecords"]), True, None, dumps(result))
-    return _page(org.query(text, include_deleted=include_deleted, user_id=user_id))
+    return _page(org.query(text, include_deleted=include_deleted, user_id=user_id, clock=clock))
 
 
 def _page(result: dict[str, Any]) -> Answer:

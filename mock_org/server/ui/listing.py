@@ -17,6 +17,7 @@ from typing import Any
 from soql_parser.literals import write_string
 from soql_parser.nodes import StringLiteral
 
+from ...clock import OrgClock
 from ...ids import is_id
 from ...org import Org
 from .catalog import Catalog, ObjectInfo
@@ -149,13 +150,13 @@ def build(
     )
 
 
-def page_records(org: Org, built: ListQuery) -> list[dict[str, Any]]:
+def page_records(org: Org, built: ListQuery, clock: OrgClock | None = None) -> list[dict[str, Any]]:
     """The page's records. Sorting every row of a large object with its lookups joined costs ten times
     more than sorting the object's own rows, so when the order needs no lookup the page's Ids are found
     first and their columns fetched by Id (the same records as ``built.soql`` gives)."""
     if built.ids_soql is None:
-        return org.query(built.soql)["records"]
-    ids = [record["Id"] for record in org.query(built.ids_soql)["records"]]
+        return org.query(built.soql, clock=clock)["records"]
+    ids = [record["Id"] for record in org.query(built.ids_soql, clock=clock)["records"]]
     if not ids:
         return []
     found = {record["Id"]: record for record in org.query(built.by_ids(ids))["records"]}
@@ -172,21 +173,22 @@ def _sort_column(catalog: Catalog, info: ObjectInfo, shown: list[Column], name: 
     return column(catalog, info, DEFAULT_SORT if info.field(DEFAULT_SORT) else "Id")
 
 
-def condition(catalog: Catalog, info: ObjectInfo, item: Filter, zone: dt.tzinfo) -> str:
-    """One filter as a SOQL condition."""
+def condition(catalog: Catalog, info: ObjectInfo, item: Filter, zone: dt.tzinfo, prefix: str = "") -> str:
+    """One filter as a SOQL condition; ``prefix`` is the relationship path to ``info`` (a report's
+    filter on a parent's field, ``Account.``)."""
     field = info.field(item.field)
     if field is None or not field["filterable"]:
         raise FilterError(f"{item.field} is not a field you can filter {info.label_plural} by.")
     if item.op not in OPERATORS:
         raise FilterError(f"Unknown filter operator: {item.op}")
     operator = OPERATORS[item.op][1]
-    name, value = field["name"], item.value.strip()
+    name, value = prefix + field["name"], item.value.strip()
     if operator.endswith("LIKE"):
         test = f"{name} LIKE {_like(value, item.op)}"
         return f"(NOT {test})" if operator == "NOT LIKE" else test
     if field["type"] == "reference" and value and not is_id(value) and field["relationshipName"]:
         # A lookup is filtered by the name it shows (Account = "Acme"), or by an Id.
-        name = f"{field['relationshipName']}.{title_of(catalog, field)}"
+        name = f"{prefix}{field['relationshipName']}.{title_of(catalog, field)}"
         return f"{name} {operator} {_string(value)}"
     if field["type"] == "datetime" and _is_date(value):
         return f"DAY_ONLY(convertTimezone({name})) {operator} {value}"

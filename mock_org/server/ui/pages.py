@@ -7,9 +7,10 @@ from flask import abort, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
 from ...errors import NotFound, SalesforceError
-from ..rest.state import org
-from . import console, listing, records, sessions
-from .blueprint import blueprint, zone
+from ...ids import to18
+from ..rest.state import org, state
+from . import console, listing, records, report, sessions
+from .blueprint import blueprint, session_clock, zone
 from .catalog import ObjectInfo
 from .columns import Column
 from .records import quoted_id
@@ -60,12 +61,12 @@ def _list(info: ObjectInfo, template: str, base: tuple[str, ...] = (), **context
     error, built, page_rows, total = None, None, [], 0
     try:
         built = listing.build(catalog, info, wanted, zone(), base)
-        total = org().query(built.count_soql)["totalSize"]
+        total = org().query(built.count_soql, clock=session_clock())["totalSize"]
         last = min(reachable, max(1, -(-total // wanted.size)))
         if wanted.page > last:  # past the end: the last page
             wanted.page = last
             built = listing.build(catalog, info, wanted, zone(), base)
-        page_rows = listing.rows(listing.page_records(org(), built), built.columns)
+        page_rows = listing.rows(listing.page_records(org(), built, session_clock()), built.columns)
         records.name_ids(org(), catalog, page_rows)
     except listing.FilterError as problem:
         error = str(problem)
@@ -138,6 +139,36 @@ def related(sobject: str, record_id: str, relationship: str) -> Response:
     )
 
 
+@blueprint.route("/lightning/o/<sobject>/report", endpoint="report")
+def summary_report(sobject: str) -> Response:
+    """A summary report of the object's records (report.py): filters, one grouping, counts and averages."""
+    info = object_info(sobject)
+    catalog = ui_state().catalog
+    wanted = report.ReportRequest.read(request.args)
+    result, error = None, None
+    try:
+        result = report.run(org(), catalog, info, wanted, zone(), session_clock())
+        names = records.names_of(org(), catalog, [group.key for group in result.groups if catalog.object_of(group.key)])
+        for group in result.groups:
+            if catalog.object_of(group.key):
+                group.label = names.get(to18(group.key), group.label)
+                group.link = url_for("ui.record_by_id", record_id=group.key)
+    except listing.FilterError as problem:
+        error = str(problem)
+    except SalesforceError as problem:
+        error = f"{problem.error_code}: {problem.message}"
+    body = render_template(
+        "ui/report.html",
+        info=info,
+        view=wanted,
+        report=result,
+        error=error,
+        operators=listing.OPERATORS,
+        fields=[entry for entry in info.field_list() if entry["filterable"]],
+    )
+    return html(body)
+
+
 @blueprint.route("/lightning/search", endpoint="search")
 def global_search() -> Response:
     text = (request.args.get("q") or "").strip()
@@ -155,6 +186,8 @@ def global_search() -> Response:
 
 @blueprint.route("/lightning/setup/query", methods=["GET", "POST"], endpoint="console")
 def query_console() -> Response:
+    if not state().settings.ui_console:  # served with --ui-console off: the page does not exist
+        abort(404)
     text = request.form.get("q", "") if request.method == "POST" else request.args.get("q", "")
     include_deleted = request.form.get("all_rows") == "true"
     answer, error = None, None
@@ -166,6 +199,7 @@ def query_console() -> Response:
                 include_deleted=include_deleted,
                 locator=request.form.get("locator", ""),
                 user_id=sessions.user_id(),
+                clock=session_clock(),
             )
         except SalesforceError as problem:
             error = problem

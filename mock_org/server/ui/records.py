@@ -173,7 +173,7 @@ def name_ids(org: Org, catalog: Catalog, table: list[dict[str, Any]]) -> None:
         for index, (column, value, _) in enumerate(row["cells"])
         if not column.title_path and column.field["type"] in TEXT_TYPES and catalog.object_of(value)
     ]
-    names = _names(org, catalog, [row["cells"][index][1] for row, index in spots])
+    names = names_of(org, catalog, [row["cells"][index][1] for row, index in spots])
     for row, index in spots:
         column, value, _ = row["cells"][index]
         if to18(value) in names:
@@ -183,13 +183,13 @@ def name_ids(org: Org, catalog: Catalog, table: list[dict[str, Any]]) -> None:
 def _name_id_items(org: Org, catalog: Catalog, items: list[Item]) -> None:
     """The record's own text fields that hold a record Id, shown as a link to it (see name_ids)."""
     held = [item for item in items if item.field["type"] in TEXT_TYPES and catalog.object_of(item.value)]
-    names = _names(org, catalog, [item.value for item in held])
+    names = names_of(org, catalog, [item.value for item in held])
     for item in held:
         if to18(item.value) in names:
             item.lookup = Lookup(catalog.object_of(item.value), item.value, names[to18(item.value)])
 
 
-def _names(org: Org, catalog: Catalog, ids: list[str]) -> dict[str, str]:
+def names_of(org: Org, catalog: Catalog, ids: list[str]) -> dict[str, str]:
     """18-character Id → the record's title, one query per object."""
     by_object: dict[str, set[str]] = {}
     for record_id in ids:

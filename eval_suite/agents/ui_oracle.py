@@ -1,0 +1,293 @@
+"""The UI oracle: for each task a scripted solver that finds the answer the way a careful person would in the
+org's web pages — list views, record pages, summary reports (never the query console, never the API) — through
+the same browser environment and action strings a browser agent uses. It reads only what the pages show (the
+accessibility tree of each observation), works the answer out, and gives it with ``send_msg_to_user``.
+Scoring 100% proves the pages carry every task.
+
+What it takes from the instance is what a person is told (the product, contact, case or article the question
+names, and the period the question's words define: ``params``); for a knowledge question, which characters
+of the article answer (the reference's span), read off the article as the page shows it.
+"""
+
+from __future__ import annotations
+
+import ast
+import calendar
+import re
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import urlencode
+
+from ..browser.session import BrowserEpisode, BrowserPool
+from ..errors import InfraError
+from .base import Episode, EpisodeContext
+from .browser import episode_for
+from .oracle import OracleError
+
+KEPT_CHARS = 4_000  # of each page, in the record (its full size is in observation_sizes)
+_CELL = re.compile(r"^\s*(?:\[\d+\] )?(rowheader|cell|columnheader) ('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")")
+_ROW = re.compile(r"^(\s*)\[\d+\] row ")
+_LINK = re.compile(r"link ('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"), url='[^']*/lightning/r/(\w+)/(\w{15,18})/view'")
+
+
+class Pages:
+    """The oracle's side of an episode: each look at a page is an action string, kept in the trajectory."""
+
+    def __init__(self, browser: BrowserEpisode, episode: Episode) -> None:
+        self.browser = browser
+        self.episode = episode
+
+    def act(self, action: str) -> str:
+        observation = self.browser.step(action)
+        if observation.last_action_error:
+            raise OracleError(f"{action}: {observation.last_action_error}")
+        self.episode.turns += 1
+        self.episode.observation_sizes.append(len(observation.axtree_txt))
+        text = observation.text()
+        self.episode.messages.append({"role": "assistant", "content": f"```\n{action}\n```"})
+        self.episode.messages.append({"role": "user", "content": text[:KEPT_CHARS]})
+        return observation.axtree_txt
+
+    def open(self, path: str, **args: Any) -> str:
+        query = urlencode([(key, item) for key, value in args.items() for item in _listed(value)], doseq=True)
+        return self.act(f"goto({(path + ('?' + query if query else ''))!r})")
+
+    def report(self, sobject: str, filters: list[tuple[str, str, str]], **args: Any) -> list[list[str]]:
+        """A summary report's rows: [group value, name, count, averages…]."""
+        page = self.open(
+            f"/lightning/o/{sobject}/report",
+            **args,
+            field=[item[0] for item in filters],
+            op=[item[1] for item in filters],
+            value=[item[2] for item in filters],
+        )
+        if "alert" in page and "report-error" not in page and re.search(r"\n\s*\[\d+\] alert ", page):
+            raise OracleError(f"the report refused its filters: {page[page.find('alert') :][:300]}")
+        return [row for row in table_rows(page) if len(row) >= 3]
+
+
+def _listed(value: Any) -> list[Any]:
+    return list(value) if isinstance(value, list | tuple) else [value]
+
+
+def _text(quoted: str) -> str:
+    return str(ast.literal_eval(quoted))
+
+
+def table_rows(tree: str) -> list[list[str]]:
+    """The body rows of the tables of a page, each as its cells' texts."""
+    rows: list[list[str]] = []
+    depth = None
+    for line in tree.splitlines():
+        row = _ROW.match(line)
+        if row:
+            depth = len(row.group(1)) + 1
+            rows.append([])
+            continue
+        cell = _CELL.match(line)
+        if cell and depth is not None and len(line) - len(line.lstrip("\t")) == depth and rows:
+            if cell.group(1) == "columnheader":
+                rows.pop()
+                depth = None
+                continue
+            rows[-1].append(_text(cell.group(2)))
+    return [row for row in rows if row]
+
+
+def window(params: dict[str, Any]) -> list[tuple[str, str, str]]:
+    return [("CreatedDate", "greater_or_equal", params["start"]), ("CreatedDate", "less", params["end"])]
+
+
+def the_one(keys: list[str]) -> str | None:
+    if len(keys) > 1:
+        raise OracleError(f"a tie between {keys}: the task set ships no ties")
+    return keys[0] if keys else None
+
+
+def extreme(values: dict[str, float], direction: str) -> str | None:
+    if not values:
+        return None
+    best = (max if direction == "max" else min)(values.values())
+    return the_one(sorted(key for key, value in values.items() if value == best))
+
+
+# ----------------------------------------------------------------------------- the nine tasks
+
+
+def top_issue(pages: Pages, params: dict[str, Any]) -> str | None:
+    product = [("OrderItemId__r.Product2Id", "equals", params["product_id"])]
+    rows = pages.report("Case", product + window(params), group="IssueId__c")
+    return extreme({row[0]: int(row[2]) for row in rows}, "max")
+
+
+def monthly_trend(pages: Pages, params: dict[str, Any]) -> str | None:
+    product = [("OrderItemId__r.Product2Id", "equals", params["product_id"])]
+    rows = pages.report("Case", product + window(params), group="CreatedDate", date="month")
+    month = extreme({row[0]: int(row[2]) for row in rows}, "max")
+    return None if month is None else calendar.month_name[int(month[5:7])]
+
+
+def best_region(pages: Pages, params: dict[str, Any]) -> str | None:
+    closed = [("Status", "equals", "Closed")]
+    rows = pages.report("Case", closed + window(params), group="Account.ShippingState", avg="Age")
+    ages = {row[0]: float(row[3]) for row in rows if row[0] != "(blank)" and int(row[2]) >= params["min_cases"]}
+    return extreme(ages, "min")
+
+
+def _qualified(pages: Pages, params: dict[str, Any]) -> list[str]:
+    first = [("Field__c", "equals", "Owner Assignment"), ("OldValue__c", "equals", "")]
+    rows = pages.report("CaseHistory__c", first + window(params), group="NewValue__c")
+    return [row[0] for row in rows if row[0] != "(blank)" and int(row[2]) > params["min_cases"]]
+
+
+def handle_time(pages: Pages, params: dict[str, Any]) -> str | None:
+    qualified = _qualified(pages, params)
+    if not qualified:
+        return None
+    rows = pages.report(
+        "Case",
+        [("Status", "equals", "Closed"), *window(params)],
+        group="OwnerId",
+        avg="Age",
+        without="CaseHistories__r",
+        wfield=["Field__c", "OldValue__c"],
+        wop=["equals", "not_equal"],
+        wvalue=["Owner Assignment", ""],
+    )
+    times = {row[0]: float(row[3]) for row in rows if row[0] in qualified and row[3]}
+    return extreme(times, params["direction"])
+
+
+def transfer_count(pages: Pages, params: dict[str, Any]) -> str | None:
+    qualified = _qualified(pages, params)
+    if not qualified:
+        return None
+    moves = [("Field__c", "equals", "Owner Assignment"), ("OldValue__c", "not_equal", "")]
+    rows = pages.report("CaseHistory__c", moves + window(params), group="OldValue__c")
+    given = {row[0]: int(row[2]) for row in rows}
+    return extreme({agent: given.get(agent, 0) for agent in qualified}, params["direction"])
+
+
+def case_routing(pages: Pages, params: dict[str, Any]) -> str | None:
+    active = [row[0] for row in pages.report("User", [("IsActive", "equals", "true")], group="Id")]
+    steps = [
+        ([("Status", "equals", "Closed"), ("IssueId__c", "equals", params["issue_id"])], "max"),
+        ([("Status", "equals", "Closed"), ("OrderItemId__r.Product2Id", "equals", params["product_id"])], "max"),
+        ([("Status", "not_equal", "Closed")], "min"),
+    ]
+    tied = active
+    for filters, direction in steps:
+        counts = {row[0]: int(row[2]) for row in pages.report("Case", filters, group="OwnerId")}
+        scores = {agent: counts.get(agent, 0) for agent in tied}
+        best = (max if direction == "max" else min)(scores.values())
+        tied = sorted(agent for agent, score in scores.items() if score == best)
+        if len(tied) == 1:
+            return tied[0]
+    return the_one(tied)
+
+
+def named_entity(pages: Pages, params: dict[str, Any]) -> str | None:
+    contact = pages.open(f"/lightning/r/Contact/{params['contact_id']}/view")
+    account = next((match.group(3) for match in _LINK.finditer(contact) if match.group(2) == "Account"), None)
+    if account is None:
+        return None
+    filters = [
+        ("Order.AccountId", "equals", account),
+        ("Order.Status", "equals", "Activated"),
+        ("Order.EffectiveDate", "equals", params["purchase_date"]),
+    ]
+    rows = pages.report("OrderItem", filters, group="Product2Id")
+    noun, gender = params["noun"], params.get("gender")
+    fitting = []
+    for row in rows:
+        name = row[1]
+        if not (name == noun or name.endswith(" " + noun)) or (gender and not name.startswith(gender + " ")):
+            continue
+        product = pages.open(f"/lightning/r/Product2/{row[0]}/view")
+        if params["feature"] in _field(product, "Product Description"):
+            fitting.append(row[0])
+    return the_one(fitting)
+
+
+def knowledge_qa(pages: Pages, params: dict[str, Any], reference: list[dict[str, Any]]) -> str | None:
+    span = next(step["args"] for step in reference if step.get("derive") == "span")
+    page = pages.open(f"/lightning/r/Knowledge__kav/{params['article_id']}/view")
+    return article_text(page)[span["start"] : span["end"]]
+
+
+def article_text(tree: str) -> str:
+    """The article's body as the page shows it: paragraphs apart by a blank line, lines and items by one."""
+    start = tree.find("region 'Article body'")
+    if start < 0:
+        raise OracleError("the article page shows no article body")
+    lines = tree[tree.rfind("\n", 0, start) + 1 :].splitlines()
+    depth = len(lines[0]) - len(lines[0].lstrip("\t"))
+    blocks: list[list[str]] = []
+    for line in lines[1:]:
+        level = len(line) - len(line.lstrip("\t"))
+        if level <= depth:
+            break
+        role = line.strip().split("] ", 1)[-1]
+        if level == depth + 1:
+            blocks.append([])
+        if role.startswith(("StaticText ", "listitem ")) and blocks:
+            name = _text(role.split(" ", 1)[1].split(", ")[0] if role.startswith("listitem") else role.split(" ", 1)[1])
+            if name:
+                blocks[-1].append(name)
+    return "\n\n".join("\n".join(block) for block in blocks if block)
+
+
+_QUOTED = r"('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")"
+
+
+def _field(tree: str, label: str) -> str:
+    """A record page's field value (the StaticText under its definition)."""
+    pattern = rf"term {re.escape(repr(label))}\n\s*\[\d+\] definition [^\n]*\n\s*StaticText {_QUOTED}"
+    match = re.search(pattern, tree)
+    return _text(match.group(1)) if match else ""
+
+
+SOLVERS: dict[str, Callable[[Pages, dict[str, Any]], str | None]] = {
+    "top_issue_identification": top_issue,
+    "monthly_trend_analysis": monthly_trend,
+    "best_region_identification": best_region,
+    "handle_time": handle_time,
+    "transfer_count": transfer_count,
+    "case_routing": case_routing,
+    "named_entity_disambiguation": named_entity,
+}
+
+
+class UiOracle:
+    name = "ui-oracle"
+
+    def __init__(self, pool: BrowserPool) -> None:
+        self.pool = pool
+
+    def run(self, context: EpisodeContext) -> Episode:
+        instance = context.instance
+        episode = Episode(messages=[{"role": "user", "content": instance.query}])
+        browser = None
+        try:
+            browser = episode_for(context, self.pool)
+            pages = Pages(browser, episode)
+            if instance.task == "knowledge_qa":
+                answer = knowledge_qa(pages, instance.params, instance.reference)
+            elif instance.task in SOLVERS:
+                answer = SOLVERS[instance.task](pages, instance.params)
+            else:
+                raise OracleError(f"the UI oracle has no solver for {instance.task}")
+            pages.act(f"send_msg_to_user({str(answer)!r})")
+            episode.answer = browser.answer
+            episode.end_reason = {"source": "oracle", "message": "responded", "content": episode.answer}
+        except (InfraError, OracleError) as error:
+            error.episode = episode  # type: ignore[union-attr]
+            raise
+        finally:
+            if browser is not None:
+                episode.pages = browser.pages_loaded
+                browser.close()
+        return episode
+
+    def close(self) -> None:
+        self.pool.close()
