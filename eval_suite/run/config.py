@@ -10,6 +10,9 @@ from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
+from .shards import Shard, ShardError
+from .shards import parse as parse_shard
+
 AGENTS = ("act", "react", "fc", "fc-sql", "oracle", "null", "majority")
 MODEL_AGENTS = frozenset({"act", "react", "fc", "fc-sql"})
 TOOL_AGENTS = frozenset({"fc", "fc-sql", "oracle"})
@@ -32,7 +35,8 @@ class RunConfig:
     label: str | None = None  # the run's name in reports (kept from the run directory when not given)
     trials: int = 1
     workers: int = 4
-    out: Path | None = None  # default: runs/<model or agent>-<agent>
+    out: Path | None = None  # default: runs/<model or agent>-<agent>; with a shard, the folder of the shards
+    shard: str | None = None  # "I/K" or "auto/K" (shards.py): run only shard I of K
     temperature: float = 0.0
     max_tokens: int | None = None
     max_turns: int = 20
@@ -84,12 +88,31 @@ class RunConfig:
             raise ConfigError("--cache-mode must be rw or replay")
         if self.cache_mode == "replay" and self.cache is None:
             raise ConfigError("--cache-mode replay needs --cache DIR")
+        self.sharding()
         if self.tools is not None and self.agent not in TOOL_AGENTS:
             raise ConfigError(f"--tools selects tool categories of the fc, fc-sql and oracle agents, not {self.agent}")
         out = self.out or Path("runs") / _slug(
             "-".join(filter(None, (self.model, self.agent, self._sampling_name(), self.label)))
         )
         return replace(self, out=Path(out), base_url=self.base_url or os.environ.get("OPENAI_BASE_URL") or None)
+
+    def sharding(self) -> tuple[Shard, str | None] | None:
+        """The shard this machine runs and the variable its index came from (None: the whole run)."""
+        if self.shard is None:
+            return None
+        try:
+            return parse_shard(self.shard, os.environ)
+        except ShardError as error:
+            raise ConfigError(str(error)) from None
+
+    @property
+    def run_dir(self) -> Path:
+        """Where this machine's attempts go: ``out``, or the shard's folder inside it (after ``check``)."""
+        if self.out is None:
+            raise ValueError("run_dir is known once check() has filled in the default --out")
+        out = Path(self.out)
+        sharding = self.sharding()
+        return out / sharding[0].folder if sharding else out
 
     def _sampling_name(self) -> str | None:
         if self.sample is not None:
