@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ast
 import json
+import threading
 from typing import Any
 
 from ..errors import InfraError
@@ -26,10 +27,17 @@ class OracleError(RuntimeError):
     """A reference solution the agents' tool path cannot follow: a bug of ours, never a score."""
 
 
+# CPython 3.11 builds AST objects with one interpreter-wide recursion counter, so two threads parsing at
+# once can fail with "SystemError: AST constructor recursion depth mismatch" (python/cpython#106905): a
+# run's workers take turns here, or an attempt would end as a harness error for no fault of its own.
+_PARSING = threading.Lock()
+
+
 def read_observation(text: str) -> Any:
     """A tool result as a model reads it: the Python literal the observation spells, else the text itself."""
     try:
-        return ast.literal_eval(text)
+        with _PARSING:
+            return ast.literal_eval(text)
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
         return text
 
