@@ -48,10 +48,11 @@ class Coverage:
     def notes(self) -> list[str]:
         notes = []
         if self.missing:
+            several = len(self.missing) > 1
             notes.append(
-                f"shard{'s' if len(self.missing) > 1 else ''} {_indices(self.missing)} of {self.count} "
-                f"{'are' if len(self.missing) > 1 else 'is'} missing (no directory read): their attempts are "
-                "not in this row, so it is partial"
+                f"shard{'s' if several else ''} {_indices(self.missing)} of {self.count} {'are' if several else 'is'} "
+                f"missing (no directory read): {'their' if several else 'its'} attempts are not in this row, so it "
+                "is partial"
             )
         for index, why in sorted(self.unfinished.items()):
             notes.append(f"shard {index}/{self.count} ({_names(self.folders[index])}) is not complete: {why}")
