@@ -5,6 +5,7 @@ run on its own with a private org as a batch engine's pod would (here one after 
 merged by ``crmarena report``'s reader and compared with the one-machine run: the leaderboard row (every
 score, interval, pass^k, status count) and the set of attempts must be identical. Prints each shard's
 attempts and time, the one-machine time, the slowest shard's (the run's time on K machines), and the merge's.
+The same comparison is the slow test tests/eval_suite/test_shard_reports.py (`pytest --run-slow`).
 """
 
 from __future__ import annotations

@@ -182,3 +182,13 @@ def test_a_shard_that_is_not_an_index_below_a_count_is_unreadable(sweep: Path) -
     manifest.write_text(json.dumps(json.loads(manifest.read_text()) | {"shard": {"index": 4, "count": 4}}))
     with pytest.raises(ReportInputError, match="a shard that is not an index below a count"):
         load_runs([sweep])
+
+
+@pytest.mark.slow
+def test_four_shards_of_the_oracle_over_all_1170_instances_are_the_one_machine_run(tmp_path: Path) -> None:
+    from benchmarks.shards import compare
+
+    found = compare(tmp_path, shards=4, workers=4)
+    assert found["instances"] == 1170 and sum(shard["attempts"] for shard in found["shards"]) == 1170
+    assert found["identical_scores"] and found["identical_attempts"] and found["notes"] == []
+    assert found["overall"]["value"] == 1.0
