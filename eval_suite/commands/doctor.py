@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import time
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
 from ..run.config import MODEL_AGENTS, RunConfig
@@ -57,13 +56,15 @@ def diagnose(config: RunConfig, show: Any) -> bool:
 
     from ..model.llm import LLM, EndpointConfig, PriceTable
     from ..model.probe import EndpointUnavailable, check_endpoint
-    from ..run.runner import describe_selection, select_instances
+    from ..run.runner import describe_selection, describe_shard, select_instances
     from ..run.target import TargetSettings, TargetUnavailable, open_target
     from ..tools.catalog import agent_tools, default_task_file
 
     task_file = read_task_file(config.tasks_file or default_task_file())
     instances = select_instances(task_file, config)
     show("tasks", describe_selection(task_file, config, len(instances)))
+    if config.shard is not None:
+        show("shard", describe_shard(config, instances))
     settings = TargetSettings.from_env(db=config.db, timeout=config.org_timeout)
     settings = replace(settings, timeout=min(settings.timeout, CHECK_TIMEOUT))
     ready = True
@@ -122,11 +123,14 @@ def estimate(config: RunConfig, instances: list[Any], tools: Any, prices: Any) -
     """The model calls and cost to expect: measured on the run directory's earlier attempts when there
     are some, else from the size of each first request and ASSUMED_TURNS turns per attempt."""
     from ..run.records import RECORDS_FILE, SCORED, latest, read_records
+    from ..run.shards import attempts as planned
 
-    out = Path(config.out)  # type: ignore[arg-type]
+    out = config.run_dir
     records = list(latest(read_records(out / RECORDS_FILE)).values()) if (out / RECORDS_FILE).exists() else []
     done = {(record["task_id"], record["trial"]) for record in records if record["status"] in SCORED}
-    attempts = sum((instance.idx, trial) not in done for trial in range(config.trials) for instance in instances)
+    sharding = config.sharding()
+    mine = planned(instances, config.trials, sharding[0] if sharding else None)
+    attempts = sum((instance.idx, trial) not in done for instance, trial in mine)
     most = attempts * config.max_turns
     measured = [record for record in records if record.get("calls")]
     if measured:

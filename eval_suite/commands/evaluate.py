@@ -49,6 +49,14 @@ _FLAGS: list[tuple[str, dict[str, Any]]] = [
     ("--trials", {"type": int, "help": "trials per instance, for pass^k (default 1)"}),
     ("--workers", {"type": int, "help": "attempts run in parallel (default 4)"}),
     ("--out", {"help": "the run directory (default runs/<model>-<agent>); the same directory resumes"}),
+    (
+        "--shard",
+        {
+            "metavar": "I/K",
+            "help": "run only shard I of K (0-based; auto/K: I from $JOB_COMPLETION_INDEX or $SLURM_ARRAY_TASK_ID), "
+            "into OUT/shard-I-of-K; `crmarena report OUT` merges the shards",
+        },
+    ),
     ("--temperature", {"type": float, "help": "sampling temperature (default 0)"}),
     ("--max-tokens", {"type": int, "help": "completion tokens per model call (default: the endpoint's)"}),
     ("--max-turns", {"type": int, "help": "model turns per attempt before it ends as agent_error (default 20)"}),
@@ -190,6 +198,12 @@ def _eval(args: argparse.Namespace) -> int:
     print()
     print(leaderboard_row(result.out))
     print(f"records: {result.out / 'records.jsonl'}")
+    if result.manifest.get("shard"):
+        shard = result.manifest["shard"]
+        print(
+            f"shard {shard['index']}/{shard['count']}: the row above is this shard's alone; "
+            f"`crmarena report {result.out.parent}` merges the {shard['count']} shards into one run"
+        )
     if result.stopped:
         again = "with a larger --max-cost" if "cost limit" in result.stopped else "again"
         print(f"crmarena eval: {result.stopped}; run the same command {again} to resume", file=sys.stderr)

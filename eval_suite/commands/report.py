@@ -1,12 +1,18 @@
-"""``crmarena report``: the reports of one or more runs, and ``crmarena report diff A B``."""
+"""``crmarena report``: the reports of one or more runs, and ``crmarena report diff A B``.
+
+Both read sharded runs as one run each (eval_suite/reports/sweeps.py): what is missing or read twice is
+said on stderr (and in the report's files), and a sharded run with a shard missing or unfinished makes
+the command exit 5 once everything is written, as ``crmarena eval`` does for an incomplete run."""
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
+from collections.abc import Sequence
 from pathlib import Path
 
-from mock_org.user_errors import BadFile, UsageError
+from mock_org.user_errors import OK, UNAVAILABLE, BadFile, UsageError
 
 
 def add(subparsers: argparse._SubParsersAction) -> None:
@@ -46,7 +52,14 @@ def _report(args: argparse.Namespace) -> int:
     report = make_report(args.runs, args.out or Path("report"), args.org_url)
     print(report.terminal)
     print(f"\nwrote {len(report.files)} files; open {report.index}")
-    return 0
+    return _warn(report.warnings, report.shards_missing)
+
+
+def _warn(warnings: Sequence[str], shards_missing: bool) -> int:
+    """Say each warning on stderr; the exit code: 5 when a sharded run lacks a shard or has one unfinished."""
+    for text in warnings:
+        print(f"crmarena report: warning: {text}", file=sys.stderr)
+    return UNAVAILABLE if shards_missing else OK
 
 
 def _diff(args: argparse.Namespace) -> int:
@@ -62,4 +75,5 @@ def _diff(args: argparse.Namespace) -> int:
     first, second = loaded[0][0], loaded[1][0]
     result = diff(first, second)
     print(json.dumps(diff_json(first, second, result), indent=2) if args.json else format_diff(first, second, result))
-    return 0
+    notes = [f"{run.label}: {note}" for run in (first, second) for note in run.notes]
+    return _warn(notes, first.shards_missing or second.shards_missing)

@@ -22,7 +22,7 @@ from markupsafe import Markup
 
 from ..run.records import PASSED
 from .leaderboard import ordered
-from .table import NOTE, Row, _columns, _values, max_trials, pass_values, sections
+from .table import NOTE, Row, _columns, _values, max_trials, pass_values, sections, warnings
 
 CHUNK = 50  # attempts per trajectory file
 ORG_URL = "https://127.0.0.1:8443"  # where `crmarena serve` listens by default
@@ -104,6 +104,7 @@ def write_browser(rows: Sequence[Row], out: Path, plots: Sequence[Path], org_url
         generated=f"generated {dt.datetime.now(dt.UTC).isoformat(timespec='seconds')} from {len(attempts)} attempts",
         tables=tables,
         titled=len(tables) > 1,
+        warnings=warnings(rows),
         note=NOTE + " Open an attempt below to see its turns; failures are listed first.",
         plots=[{"src": path.relative_to(out).as_posix(), "alt": path.stem.replace("_", " ")} for path in plots],
     )

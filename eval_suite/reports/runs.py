@@ -3,10 +3,11 @@ harness's ``results_{model}_{strategy}_{category}.json`` files, brought to one r
 
 Each loaded run carries its key — model × agent framework × aided mode × tool selection, and the rest
 of its configuration (identity.CONFIGURATION: endpoint, decoding, prompts, task file and task set,
-org, sampling, label …) — and the latest record of every attempt. Only runs with the same key (a run
-split over several directories, one task category per original results file) are merged into one
-leaderboard row; runs that differ anywhere stay apart, each labelled by what differs from the runs
-like it.
+org, sampling, label, number of shards …) — and the latest record of every attempt. Only runs with the
+same key (the shards of a sharded run, a run split over several directories, one task category per
+original results file) are merged into one leaderboard row; runs that differ anywhere stay apart, each
+labelled by what differs from the runs like it. What a merged row's reader must know — shards missing
+or unfinished, attempts read from two directories — is in its ``notes`` (sweeps.py).
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ from typing import Any
 
 from ..run.identity import configuration, describe, differences, key_text
 from ..run.records import FAILED, INFRA_ERROR, MANIFEST_FILE, PASSED, RECORDS_FILE, latest, read_records
+from ..run.shards import Shard, is_shard_folder
+from . import sweeps
 
 # results_{model}_{agent_strategy}_{task_category}.json (crmarena.md §3.4); the model's name may hold "_".
 _ORIGINAL_NAME = re.compile(
@@ -59,6 +62,9 @@ class Run:
     records: list[dict[str, Any]] = field(default_factory=list)
     sources: list[Path] = field(default_factory=list)
     name: str = ""  # the label reports show: the key's, the run's --label, and what differs from runs like it
+    shard: Shard | None = None  # the shard a run directory holds (None: a whole run, or merged shards)
+    notes: list[str] = field(default_factory=list)  # what the row's reader must know: missing shards, duplicates
+    shards_missing: bool = False  # a shard of this row is absent or unfinished
 
     @property
     def label(self) -> str:
@@ -80,19 +86,49 @@ def key_of(manifest: dict[str, Any], tools: tuple[str, ...]) -> RunKey:
 
 def load_runs(paths: Sequence[Path | str]) -> list[Run]:
     """Every path loaded and runs of the same key merged, in the order their keys first appear, each
-    named by what sets it apart."""
-    merged: dict[RunKey, Run] = {}
-    for path in map(Path, paths):
-        for run in _load(path):
-            target = merged.setdefault(run.key, Run(run.key, run.manifest))
-            known = {(record["task_id"], record["trial"]) for record in target.records}
-            target.records.extend(record for record in run.records if (record["task_id"], record["trial"]) not in known)
-            target.sources.extend(run.sources)
-    for run in merged.values():
-        run.records.sort(key=lambda record: (record["task_id"], record["trial"]))
-    runs = list(merged.values())
+    named by what sets it apart; the shards of a sharded run are checked (sweeps.py) and merged into one."""
+    loaded = [run for path in map(Path, paths) for run in _load(path)]
+    try:
+        sweeps.check_folders((run.sources[0], run.manifest, run.key) for run in loaded if run.shard)
+    except sweeps.MixedShards as error:
+        raise ReportInputError(str(error)) from None
+    merged: dict[RunKey, list[Run]] = {}
+    for run in loaded:
+        merged.setdefault(run.key, []).append(run)
+    runs = [_merge(parts) for parts in merged.values()]
     name_runs(runs)
     return runs
+
+
+def _merge(parts: Sequence[Run]) -> Run:
+    """One row of runs with the same key: the first record of each attempt (in the order read), every
+    source, and the notes on duplicates and, for shards, on what is missing."""
+    first = parts[0]
+    manifest = dict(first.manifest)
+    if first.shard is not None:
+        manifest["shard"] = {"index": None, "count": first.shard.count}
+    row = Run(first.key, manifest)
+    kept: dict[tuple[int, int], tuple[dict[str, Any], Path]] = {}
+    duplicates, differ, pairs = 0, 0, []
+    for part in parts:
+        row.sources.extend(part.sources)
+        for record in part.records:
+            unit = (record["task_id"], record["trial"])
+            if unit not in kept:
+                kept[unit] = (record, part.sources[0])
+                continue
+            duplicates += 1
+            earlier, where = kept[unit]
+            differ += (earlier["status"], earlier.get("score")) != (record["status"], record.get("score"))
+            pairs.append((where, part.sources[0]))
+    row.records = sorted((record for record, _ in kept.values()), key=lambda item: (item["task_id"], item["trial"]))
+    if first.shard is not None:
+        covered = sweeps.coverage([(part.sources[0], part.manifest, part.shard) for part in parts if part.shard])
+        row.notes.extend(covered.notes())
+        row.shards_missing = not covered.complete
+    if duplicates:
+        row.notes.append(sweeps.duplicate_note(duplicates, differ, pairs))
+    return row
 
 
 def name_runs(runs: Sequence[Run]) -> None:
@@ -113,6 +149,12 @@ def _load(path: Path) -> Iterable[Run]:
         return [load_run_dir(path)]
     if path.is_dir():
         found = sorted(path.glob("results_*.json")) + sorted(p.parent for p in path.glob("*/" + MANIFEST_FILE))
+        # A folder of sharded runs: each one's shard directories, a level further down.
+        found += sorted(
+            p.parent
+            for p in path.glob("*/*/" + MANIFEST_FILE)
+            if is_shard_folder(p.parent) and not (p.parent.parent / MANIFEST_FILE).exists()
+        )
         if not found:
             raise ReportInputError(f"{path}: no run.json and no results_*.json inside")
         return [run for inner in found for run in _load(inner)]
@@ -135,7 +177,11 @@ def load_run_dir(path: Path) -> Run:
     if not isinstance(manifest, dict) or "agent" not in manifest:
         raise ReportInputError(f"{path / MANIFEST_FILE}: not a crmarena eval manifest")
     records = list(latest(read_records(path / RECORDS_FILE)).values())
-    return Run(key_of(manifest, _ablation(manifest)), manifest, records, [path])
+    try:
+        shard = sweeps.shard_in(manifest, path)
+    except ValueError as error:
+        raise ReportInputError(str(error)) from None
+    return Run(key_of(manifest, _ablation(manifest)), manifest, records, [path], shard=shard)
 
 
 def _ablation(manifest: dict[str, Any]) -> tuple[str, ...]:

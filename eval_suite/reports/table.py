@@ -21,7 +21,7 @@ from ..run.records import HARNESS_ERROR, INFRA_ERROR
 from .leaderboard import TASK_ORDER, partial_mark, summarize
 from .runs import Run
 
-__all__ = ["TASK_ORDER", "Row", "build_rows", "sections", "to_csv", "to_markdown", "to_terminal"]
+__all__ = ["TASK_ORDER", "Row", "build_rows", "sections", "to_csv", "to_markdown", "to_terminal", "warnings"]
 
 
 @dataclass(frozen=True)
@@ -142,6 +142,11 @@ NOTE = (
 )
 
 
+def warnings(rows: Sequence[Row]) -> list[str]:
+    """What the reader of these rows must know (sweeps.py): ``label: note``, row by row."""
+    return [f"{row.run.label}: {note}" for row in rows for note in row.run.notes]
+
+
 def to_markdown(rows: Sequence[Row]) -> str:
     parts = []
     grouped = sections(rows)
@@ -151,7 +156,9 @@ def to_markdown(rows: Sequence[Row]) -> str:
         lines += ["| " + " | ".join(columns) + " |", "|" + "|".join(" --- " for _ in columns) + "|"]
         lines += ["| " + " | ".join(_values(row, trials, cell=_cell)) + " |" for row in group]
         parts.append("\n".join(lines))
-    return "\n\n".join(parts) + "\n\n" + NOTE + "\n"
+    found = warnings(rows)
+    listed = "\n\n**Warnings**\n\n" + "\n".join(f"- {text}" for text in found) if found else ""
+    return "\n\n".join(parts) + listed + "\n\n" + NOTE + "\n"
 
 
 def to_csv(rows: Sequence[Row]) -> str:

@@ -10,6 +10,9 @@ from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
+from .shards import Shard, ShardError
+from .shards import parse as parse_shard
+
 AGENTS = ("act", "react", "fc", "fc-sql", "browser", "oracle", "ui-oracle", "null", "majority")
 MODEL_AGENTS = frozenset({"act", "react", "fc", "fc-sql", "browser"})
 UI_AGENTS = frozenset({"browser", "ui-oracle"})  # the org's web pages are their only tool
@@ -33,7 +36,8 @@ class RunConfig:
     label: str | None = None  # the run's name in reports (kept from the run directory when not given)
     trials: int = 1
     workers: int = 4
-    out: Path | None = None  # default: runs/<model or agent>-<agent>
+    out: Path | None = None  # default: runs/<model or agent>-<agent>; with a shard, the folder of the shards
+    shard: str | None = None  # "I/K" or "auto/K" (shards.py): run only shard I of K
     temperature: float = 0.0
     max_tokens: int | None = None
     max_turns: int = 20
@@ -90,6 +94,7 @@ class RunConfig:
             raise ConfigError("--ui-console must be on or off")
         if self.ui_console == "off" and self.agent not in UI_AGENTS:
             raise ConfigError(f"--ui-console is a setting of the browser and ui-oracle agents, not {self.agent}")
+        self.sharding()
         if self.tools is not None and self.agent not in TOOL_AGENTS:
             raise ConfigError(f"--tools selects tool categories of the fc, fc-sql and oracle agents, not {self.agent}")
         console = "noconsole" if self.ui_console == "off" else None
@@ -97,6 +102,24 @@ class RunConfig:
             "-".join(filter(None, (self.model, self.agent, console, self._sampling_name(), self.label)))
         )
         return replace(self, out=Path(out), base_url=self.base_url or os.environ.get("OPENAI_BASE_URL") or None)
+
+    def sharding(self) -> tuple[Shard, str | None] | None:
+        """The shard this machine runs and the variable its index came from (None: the whole run)."""
+        if self.shard is None:
+            return None
+        try:
+            return parse_shard(self.shard, os.environ)
+        except ShardError as error:
+            raise ConfigError(str(error)) from None
+
+    @property
+    def run_dir(self) -> Path:
+        """Where this machine's attempts go: ``out``, or the shard's folder inside it (after ``check``)."""
+        if self.out is None:
+            raise ValueError("run_dir is known once check() has filled in the default --out")
+        out = Path(self.out)
+        sharding = self.sharding()
+        return out / sharding[0].folder if sharding else out
 
     def _sampling_name(self) -> str | None:
         if self.sample is not None:

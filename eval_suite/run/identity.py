@@ -2,8 +2,9 @@
 configuration the report keeps rows apart by (and names when two rows differ only there).
 
 A resume may change what is run (``--tasks``, ``--trials``), never how: the model, agent, prompts,
-decoding, tools, task file and task set, org, scoring and sampling rule. The report adds the
-endpoint and the run's ``--label``: runs that differ in any of these are never merged into one row,
+decoding, tools, task file and task set, org, scoring and sampling rule, nor the shard. The report adds the
+endpoint, the run's ``--label`` and its number of shards (a run on K machines is a row of its own, its
+shards merged; runs.py): runs that differ in any of these are never merged into one row,
 and runs on different task sets (``task_set`` version and org build) never share a table.
 """
 
@@ -34,6 +35,7 @@ RESUME_IDENTITY = (
     "sampling",
     "surface",
     "ui_console",
+    "shard",
 )
 
 # The configuration a report row stands for, each field with the words a label uses for it.
@@ -56,6 +58,7 @@ CONFIGURATION = {
     "org_sha256": "org",
     "sampling": "sampling",
     "ui_console": "query console",
+    "shards": "shards",
 }
 ORIGINAL = "original CRMArena harness"
 OURS = "crmarena eval"
@@ -67,6 +70,8 @@ def configuration(manifest: dict[str, Any]) -> dict[str, Any]:
     values = {name: manifest.get(name) for name in CONFIGURATION}
     values["source"] = source
     values["task_set"] = task_set_of(manifest)
+    shard = manifest.get("shard")
+    values["shards"] = shard.get("count") if isinstance(shard, dict) and source == OURS else None
     if source == OURS and "sampling" not in manifest:  # a manifest from before --sample: its --limit
         limit = (manifest.get("selection") or {}).get("limit")
         values["sampling"] = {"limit": limit} if limit else {}
@@ -103,6 +108,11 @@ def task_set_title(task_set: dict[str, Any]) -> str:
     return f"task set v{task_set['version']}" + (f" (org {built})" if built else "")
 
 
+def shards_title(count: int | None) -> str:
+    """A run's machines as a label says it: ``4 shards``, or ``one machine``."""
+    return "one machine" if count is None else f"{count} shard{'s' if count != 1 else ''}"
+
+
 def key_text(value: Any) -> str:
     """A value as canonical text, so that configurations can be compared and used as keys."""
     return json.dumps(value, sort_keys=True, separators=(",", ":"))
@@ -129,6 +139,10 @@ def differences(configurations: list[dict[str, Any]]) -> list[str]:
 def describe(config: dict[str, Any], fields: list[str]) -> str:
     """``fields`` of ``config`` as label words: ``temperature 0.7 · sampling limit 10 · task set v2 (…)``."""
     return " · ".join(
-        task_set_title(config[name]) if name == "task_set" else f"{CONFIGURATION[name]} {show(config.get(name))}"
+        task_set_title(config[name])
+        if name == "task_set"
+        else shards_title(config[name])
+        if name == "shards"
+        else f"{CONFIGURATION[name]} {show(config.get(name))}"
         for name in fields
     )

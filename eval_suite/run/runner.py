@@ -65,6 +65,7 @@ from .records import (
     write_json_atomic,
 )
 from .selection import plan, sample, select
+from .shards import Shard, attempts, is_shard_folder
 from .target import TargetSettings, TargetUnavailable, open_target
 
 PROMPT_FILES = {
@@ -115,11 +116,16 @@ def run(
     target_settings = replace(target_settings, ui_console=config.ui_console == "on")
     if config.agent in UI_AGENTS and (reason := chromium_missing()):
         raise TargetUnavailable(f"the {config.agent} agent drives a browser: {reason}")
-    out = Path(config.out)  # type: ignore[arg-type]
+    sharding = config.sharding()
+    shard = sharding[0] if sharding else None
+    _check_folders(Path(config.out), shard)  # type: ignore[arg-type]
+    out = config.run_dir
     out.mkdir(parents=True, exist_ok=True)
     previous = read_json(out / MANIFEST_FILE) if (out / MANIFEST_FILE).exists() else None
     cache = ResponseCache(config.cache, config.cache_mode) if config.cache else None
     say(describe_selection(task_file, config, len(instances)))
+    if sharding:
+        say(describe_shard(config, instances))
     try:
         with open_target(target_settings) as target:
             say(f"target: the {target.name}")
@@ -137,7 +143,9 @@ def run(
                 )
             protocol = _protocol(config, capabilities)
             agent = make_agent(config, protocol, instances)
-            manifest = _manifest(config, task_file, chosen_tools, protocol, capabilities, target.describe(), previous)
+            manifest = _manifest(
+                config, task_file, chosen_tools, protocol, capabilities, target.describe(), previous, shard
+            )
             _check_resume(previous, manifest)
             write_json_atomic(out / MANIFEST_FILE, manifest)
             judge = _llm(config, config.judge, cache, prices, temperature=0.0) if config.judge else None
@@ -145,7 +153,7 @@ def run(
                 agent, chosen_tools, llm, judge, config.max_turns, config.aided, config.seed, config.f1_pass
             )
             try:
-                stopped = _work(config, settings, instances, target, out)
+                stopped = _work(config, settings, attempts(instances, config.trials, shard), target, out)
             finally:
                 close = getattr(agent, "close", None)  # the UI agents' browsers
                 if close is not None:
@@ -153,7 +161,7 @@ def run(
     finally:
         if cache is not None:
             cache.close()
-    return _finish(out, manifest, instances, config.trials, stopped)
+    return _finish(out, manifest, attempts(instances, config.trials, shard), config.trials, stopped)
 
 
 def _check_console(target: Any, session: Any, wanted: str) -> None:
@@ -180,6 +188,30 @@ def describe_selection(task_file: TaskFile, config: RunConfig, count: int) -> st
         f"{count:,} instances × {trials} = {count * config.trials:,} attempts: {rule} of {task_file.path} "
         f"(task set v{task_file.version})"
     )
+
+
+def describe_shard(config: RunConfig, instances: list[Instance]) -> str:
+    """One line: which shard this machine runs, where its index came from, how many attempts it holds."""
+    sharding = config.sharding()
+    assert sharding is not None
+    shard, source = sharding
+    mine = len(attempts(instances, config.trials, shard))
+    origin = f" (the index from {source})" if source else ""
+    return (
+        f"shard {shard.spec}{origin}: {mine:,} of the {len(instances) * config.trials:,} attempts, in {config.run_dir}"
+    )
+
+
+def _check_folders(out: Path, shard: Shard | None) -> None:
+    """Keep shards and whole runs apart: a shard's folder (``--out``) must not be a run directory, nor may
+    a run on one machine write its run directory over a folder of shards."""
+    if shard is not None and (out / MANIFEST_FILE).exists():
+        raise RunRefused(
+            f"{out} is a run directory; with --shard, --out names the folder that holds the shards' "
+            "directories: use another --out"
+        )
+    if shard is None and any(is_shard_folder(path.parent) for path in out.glob(f"*/{MANIFEST_FILE}")):
+        raise RunRefused(f"{out} holds the shards of a sharded run: resume them with --shard, or use another --out")
 
 
 def select_instances(task_file: TaskFile, config: RunConfig) -> list[Instance]:
@@ -276,6 +308,7 @@ def _manifest(
     capabilities: Capabilities | None,
     target: dict[str, Any],
     previous: dict[str, Any] | None,
+    shard: Shard | None = None,
 ) -> dict[str, Any]:
     now = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
     return {
@@ -308,6 +341,7 @@ def _manifest(
         "surface": "ui" if config.agent in UI_AGENTS else "api",
         "ui_console": config.ui_console if config.agent in UI_AGENTS else None,
         "plan": plan(task_file, config.limit, config.sample),
+        "shard": shard.to_json() if shard is not None else None,
         "selection": {
             "tasks": list(config.tasks) if config.tasks else "all",
             "limit": config.limit,
@@ -355,18 +389,13 @@ def _git() -> dict[str, Any] | None:
 
 
 def _work(
-    config: RunConfig, settings: AttemptSettings, instances: list[Instance], target: Any, out: Path
+    config: RunConfig, settings: AttemptSettings, planned: list[tuple[Instance, int]], target: Any, out: Path
 ) -> str | None:
-    """Run every unfinished attempt; the reason the run stopped early, if it did."""
+    """Run every unfinished attempt of ``planned``; the reason the run stopped early, if it did."""
     log = RecordLog(out / RECORDS_FILE)
     history = read_records(log.path)
     done = {unit for unit, record in latest(history).items() if record["status"] in SCORED}
-    units = [
-        (instance, trial)
-        for trial in range(config.trials)
-        for instance in instances
-        if (instance.idx, trial) not in done
-    ]
+    units = [(instance, trial) for instance, trial in planned if (instance.idx, trial) not in done]
     stop = threading.Event()
     stopped: list[str] = []
     sessions = threading.local()
@@ -394,7 +423,7 @@ def _work(
         except Cancelled:
             return None
 
-    total = len(instances) * config.trials
+    total = len(planned)
     progress = Progress(total, total - len(units), enabled=config.progress)
     for llm in (settings.llm, settings.judge):
         if llm is not None:
@@ -482,10 +511,10 @@ def _budget_reason(counts: dict[str, Any], max_cost: float | None) -> str | None
 
 
 def _finish(
-    out: Path, manifest: dict[str, Any], instances: list[Instance], trials: int, stopped: str | None
+    out: Path, manifest: dict[str, Any], planned: list[tuple[Instance, int]], trials: int, stopped: str | None
 ) -> RunResult:
     records = latest(read_records(out / RECORDS_FILE))
-    wanted = {(instance.idx, trial) for trial in range(trials) for instance in instances}
+    wanted = {(instance.idx, trial) for instance, trial in planned}
     complete = all(unit in records and records[unit]["status"] in SCORED for unit in wanted)
     # The summary is the whole directory's, as `crmarena report` reads it: a resume of a subset never shrinks it.
     chosen = [records[unit] for unit in sorted(records)]

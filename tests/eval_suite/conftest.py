@@ -11,6 +11,7 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -199,3 +200,43 @@ def running_org(org_db: Path) -> Iterator[dict[str, str]]:
             "CRMARENA_SECURITY_TOKEN": org.security_token,
             "CRMARENA_CA_BUNDLE": str(org.ca_bundle),
         }
+
+
+SHARDS = 4
+
+
+@contextmanager
+def default_org_served() -> Iterator[None]:
+    """The default org served once, as CRMARENA_MOCK_URL …, so that several runs in a row spend no time each
+    starting a private copy (a test of the sharded commands, not of the org's start-up)."""
+    from fixtures.default import default_org
+
+    with serve_org(default_org(), read_only=True) as org, pytest.MonkeyPatch.context() as patch:
+        for name, value in mock_environment(org).items():
+            patch.setenv(name, value)
+        yield
+
+
+def mock_environment(org: Any) -> dict[str, str]:
+    return {
+        "CRMARENA_MOCK_URL": org.url,
+        "CRMARENA_USERNAME": org.username,
+        "CRMARENA_PASSWORD": org.password,
+        "CRMARENA_SECURITY_TOKEN": org.security_token,
+        "CRMARENA_CA_BUNDLE": str(org.ca_bundle),
+    }
+
+
+@pytest.fixture(scope="session")
+def oracle_sweep(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """The oracle on two instances of every task of the committed set, once on one machine (``whole``) and
+    once as 4 shards in one folder (``sweep``, each shard run on its own as a batch engine's pods would)."""
+    from eval_suite.run.runner import run
+
+    root = tmp_path_factory.mktemp("sweep")
+    settings = RunConfig(agent="oracle", limit=2, workers=2, retry_base=0.01, progress=False)
+    with default_org_served():
+        run(replace(settings, out=root / "whole"))
+        for index in range(SHARDS):
+            run(replace(settings, out=root / "sweep", shard=f"{index}/{SHARDS}"))
+    return {"whole": root / "whole", "sweep": root / "sweep"}
