@@ -22,13 +22,9 @@ from mock_org.ids import make_id
 # this contact, its account and this product; the user owns the case.
 # Records the committed instances 520 (named_entity_disambiguation: its contact, the contact's account, the
 # product) and 910 (policy_violation_identification: its case and the case's owner) name.
-RENAMED = {
-    "Case": "500Ws000000009DIAQ",
-    "Contact": "003Ws000000001oIAA",
-    "Account": "001Ws000000001nIAA",
-    "Product2": "01tWs000000002cIAA",
-    "User": "005Ws000000000DIAQ",
-}
+# An agent whose Id is rewritten on side B; the contact, its account, the product and the case come from
+# the task instances asked about them (`asked_about`).
+RENAMED_FIXED = {"User": "005Ws000000000DIAQ"}
 CHANGED_CASE, DELETED_EMAIL = "500Ws0000000005IAA", "02sWs0000000009IAA"
 
 
@@ -43,6 +39,20 @@ def a_copy(tmp_path: Path, name: str) -> Path:
     path = tmp_path / name
     shutil.copyfile(default_org(), path)
     return path
+
+
+def asked_about() -> tuple[list[int], dict[str, str]]:
+    """The first answered named_entity_disambiguation and policy_violation_identification instances of the
+    committed set, and the Ids to rewrite: theirs (contact and its account, product, case) and RENAMED_FIXED."""
+    rows = [json.loads(line) for line in default_tasks().read_text().splitlines()]
+    ned = next(row for row in rows if row["task"] == "named_entity_disambiguation" and row["answer"])
+    pvi = next(row for row in rows if row["task"] == "policy_violation_identification" and row["answer"])
+    contact = ned["params"]["contact_id"]
+    with sqlite3.connect(f"file:{default_org()}?mode=ro", uri=True) as connection:
+        [(account,)] = connection.execute('SELECT "AccountId" FROM "Contact" WHERE "Id" = ?', (contact,)).fetchall()
+    connection.close()
+    ids = {"Case": pvi["params"]["case_id"], "Contact": contact, "Account": account}
+    return [ned["idx"], pvi["idx"]], {**ids, **RENAMED_FIXED, "Product2": ned["params"]["product_id"]}
 
 
 def tasks_subset(tmp_path: Path, *indexes: int) -> Path:
@@ -123,6 +133,7 @@ def test_a_changed_and_a_deleted_record_are_exactly_the_differences(
 
 def test_rewritten_ids_compare_clean_through_the_id_map(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     renamed = a_copy(tmp_path, "renamed.db")
+    indexes, RENAMED = asked_about()
     idmap = IdMap()
     with sqlite3.connect(renamed) as connection:
         tables = [row[0] for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
@@ -137,7 +148,7 @@ def test_rewritten_ids_compare_clean_through_the_id_map(capsys: pytest.CaptureFi
                     )
     connection.close()
     save_idmap(idmap, tmp_path / "idmap.json")
-    tasks = tasks_subset(tmp_path, 520, 910)
+    tasks = tasks_subset(tmp_path, *indexes)
     only = [
         "reference/",
         "Case/every-field",
