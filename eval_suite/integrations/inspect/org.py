@@ -4,9 +4,9 @@ CRMARENA_MOCK_URL, or a real org). It is opened, and checked with one query, by 
 and kept for the rest of the inspect run (a private mock is served once, not per sample).
 
 Each running sample has a session of its own, set to its instance's day. Sessions are reused by later samples,
-and new ones log in one at a time: an org counts a login as a failure until it has succeeded, so a burst of
-simultaneous logins of one user (inspect starts many samples at once) would lock that user out, as a real org's
-password policy does. A session that met an org failure is not reused. A hook closes everything when the inspect
+and new ones log in one at a time: the mock counts a login as a failure until it has succeeded (lockout.py), so
+a burst of simultaneous logins of one user (inspect starts many samples at once) would lock that user out. A
+session that met an org failure is not reused. A hook closes everything when the inspect
 run ends; it is registered when the first org opens, since inspect lists every registered hook when it starts."""
 
 from __future__ import annotations
