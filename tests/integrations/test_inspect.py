@@ -40,10 +40,11 @@ from inspect_ai.tool import ToolChoice, ToolInfo
 from eval_suite import prompts
 from eval_suite.agents.base import EpisodeContext
 from eval_suite.agents.function_calling import FunctionCalling
+from eval_suite.integrations.inspect import org as inspect_org
 from eval_suite.integrations.inspect.dataset import instance_of
-from eval_suite.integrations.inspect.scorer import NO_ANSWER, pass_hat
-from eval_suite.integrations.inspect.solvers import oracle
-from eval_suite.integrations.inspect.tasks import crmarena
+from eval_suite.integrations.inspect.scorer import NO_ANSWER, answer, pass_hat
+from eval_suite.integrations.inspect.solvers import function_calling, oracle, org_session
+from eval_suite.integrations.inspect.tasks import VARIANTS, crmarena
 from eval_suite.run.config import ConfigError
 from eval_suite.scoring.answers import score
 from eval_suite.scoring.metrics import pass_hat_k
@@ -147,7 +148,8 @@ def metric_values(log: EvalLog, reducer: str = "mean") -> dict[str, float]:
 def test_the_oracle_scores_100_percent_through_inspects_tools_on_two_instances_of_each_task(
     org: Any, tmp_path: Path
 ) -> None:
-    logs = run([f"crmarena/{name}" for name in TASK_NAMES], tmp_path, solver=oracle(), task_args={"sample": 2})
+    names = [f"crmarena/{name}" for name in TASK_NAMES]
+    logs = run(names, tmp_path, solver=oracle(), task_args={"sample": 2}, max_tasks=len(names))
     assert [log.eval.task for log in logs] == [f"crmarena/{name}" for name in TASK_NAMES]
     for log in logs:
         assert log.status == "success" and Path(log.location).suffix == ".eval"
@@ -167,6 +169,16 @@ def test_the_oracle_scores_100_percent_through_inspects_tools_on_two_instances_o
             assert [result.function for result in results] == [(call.tool_calls or [])[0].function for call in calls]
             assert results[-1].function == RESPOND and len(results) >= 2
             assert results[-1].text == sample.scores["answer"].answer == sample.output.completion
+    assert inspect_org._targets == {}  # the hook closed the org when the run ended
+
+
+def test_the_registered_names_do_not_depend_on_how_the_package_is_installed() -> None:
+    """inspect would prefix them with ``eval_suite/`` from site-packages and with nothing from a checkout."""
+    from inspect_ai._util.package import get_installed_package_name
+
+    components = [crmarena, *VARIANTS.values(), oracle, function_calling, org_session, answer]
+    assert [get_installed_package_name(each) for each in components] == [None] * len(components)
+    assert "crmarena" not in sys.modules
 
 
 def test_inspects_mock_model_runs_and_scores_every_task_with_the_agents_opening(org: Any, tmp_path: Path) -> None:
@@ -174,6 +186,7 @@ def test_inspects_mock_model_runs_and_scores_every_task_with_the_agents_opening(
     assert log.status == "success" and len(samples(log)) == 18
     assert metric_values(log) == {name: 0.0 for name in [*TASK_NAMES, "all"]}
     assert log.results is not None and [each.scored_samples for each in log.results.scores] == [18]
+    assert log.results.headline is not None and log.results.headline.metric == "all"
     reminder = prompts.text("reminder_tools")
     for sample in samples(log):
         instance = instance_of(sample.metadata)

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from inspect_ai import Epochs, Task, task
 from inspect_ai.dataset import MemoryDataset
+from inspect_ai.log import HeadlineMetric
 from inspect_ai.scorer import ScoreReducer, mean_score
 
 from fixtures.tasks.model import CANARY, TASKS
@@ -82,6 +83,7 @@ def build(
         scorer=answer(f1_pass=f1_pass),
         epochs=Epochs(trials, _reducers(trials)),
         turn_limit=max_turns,
+        headline_metric=HeadlineMetric(metric="all"),  # the mean of the task means, as the leaderboard's
         version=source.version,
         metadata={"task_file": str(source.path), "task_set": source.task_set, "canary": source.canary or CANARY},
     )
