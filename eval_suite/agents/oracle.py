@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ast
 import json
+import threading
 from collections.abc import Generator
 from dataclasses import dataclass
 from typing import Any
@@ -32,10 +33,16 @@ class OracleError(RuntimeError):
     """A reference solution the agents' tool path cannot follow: a bug of ours, never a score."""
 
 
+# CPython 3.11 keeps the AST constructor's recursion count where threads share it (python/cpython#106905): two
+# workers reading at once can fail with "SystemError: AST constructor recursion depth mismatch". One at a time.
+_READING = threading.Lock()
+
+
 def read_observation(text: str) -> Any:
     """A tool result as a model reads it: the Python literal the observation spells, else the text itself."""
     try:
-        return ast.literal_eval(text)
+        with _READING:
+            return ast.literal_eval(text)
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
         return text
 
