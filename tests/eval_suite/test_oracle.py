@@ -6,6 +6,8 @@ tool broken in that Toolbox makes it fail."""
 from __future__ import annotations
 
 import json
+import threading
+import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import replace
@@ -15,6 +17,7 @@ from typing import Any
 import pytest
 import requests
 
+from eval_suite.agents import literals
 from eval_suite.agents.oracle import read_observation
 from eval_suite.run.config import RunConfig
 from eval_suite.run.records import HARNESS_ERROR, INFRA_ERROR, PASSED, latest, read_records
@@ -141,6 +144,33 @@ def test_an_observation_reads_back_as_the_value_a_model_sees() -> None:
     assert read_observation(render("2021-04-01T00:00:00Z")) == "2021-04-01T00:00:00Z"
     assert read_observation(render("around 48 hours")) == "around 48 hours"
     assert read_observation(render(None)) is None and read_observation(render(3.5)) == 3.5
+
+
+def test_observations_are_read_one_at_a_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Run workers read observations with ast.literal_eval, which CPython 3.11 cannot run in two threads at once
+    (a SystemError once failed an oracle attempt in CI)."""
+    active, peak, counter = 0, 0, threading.Lock()
+    literal_eval = literals.ast.literal_eval
+
+    def watched(text: str) -> Any:
+        nonlocal active, peak
+        with counter:
+            active += 1
+            peak = max(peak, active)
+        time.sleep(0.01)
+        try:
+            return literal_eval(text)
+        finally:
+            with counter:
+                active -= 1
+
+    monkeypatch.setattr(literals.ast, "literal_eval", watched)
+    readers = [threading.Thread(target=read_observation, args=("[1, 2]",)) for _ in range(8)]
+    for reader in readers:
+        reader.start()
+    for reader in readers:
+        reader.join()
+    assert peak == 1
 
 
 @pytest.mark.slow
