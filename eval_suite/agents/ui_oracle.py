@@ -15,6 +15,8 @@ import calendar
 from collections.abc import Callable
 from typing import Any
 
+from fixtures.tasks.model import Instance
+
 from ..browser.session import BrowserPool
 from ..errors import InfraError
 from .base import Episode, EpisodeContext
@@ -157,6 +159,15 @@ SOLVERS: dict[str, Callable[[Pages, dict[str, Any]], str | None]] = {
 }
 
 
+def solve(pages: Pages, instance: Instance) -> str | None:
+    """The instance's answer, found through the pages."""
+    if instance.task == "knowledge_qa":
+        return knowledge_qa(pages, instance.params, instance.reference)
+    if instance.task in SOLVERS:
+        return SOLVERS[instance.task](pages, instance.params)
+    raise OracleError(f"the UI oracle has no solver for {instance.task}")
+
+
 class UiOracle:
     name = "ui-oracle"
 
@@ -170,13 +181,7 @@ class UiOracle:
         try:
             browser = episode_for(context, self.pool)
             pages = Pages(browser, episode)
-            if instance.task == "knowledge_qa":
-                answer = knowledge_qa(pages, instance.params, instance.reference)
-            elif instance.task in SOLVERS:
-                answer = SOLVERS[instance.task](pages, instance.params)
-            else:
-                raise OracleError(f"the UI oracle has no solver for {instance.task}")
-            pages.act(f"send_msg_to_user({str(answer)!r})")
+            pages.act(f"send_msg_to_user({str(solve(pages, instance))!r})")
             episode.answer = browser.answer
             episode.end_reason = {"source": "oracle", "message": "responded", "content": episode.answer}
         except (InfraError, OracleError) as error:

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import Any
+from typing import Any, Protocol
 from urllib.parse import urlencode
 
-from ..browser.session import BrowserEpisode
+from ..browser.observation import Observation
 from .base import Episode
 from .oracle import OracleError
 
@@ -21,10 +21,16 @@ RECORD_LINK = re.compile(
 )
 
 
+class Steps(Protocol):
+    """What the oracle acts through: a run's browser episode, or a page BrowserGym made (eval_suite.browser.gym)."""
+
+    def step(self, action: str) -> Observation: ...
+
+
 class Pages:
     """The oracle's side of an episode: each look at a page is an action string, kept in the trajectory."""
 
-    def __init__(self, browser: BrowserEpisode, episode: Episode) -> None:
+    def __init__(self, browser: Steps, episode: Episode) -> None:
         self.browser = browser
         self.episode = episode
 
