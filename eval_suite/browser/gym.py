@@ -3,7 +3,7 @@ task set as ``browsergym/crmarena.<task>.<idx>``, so an AgentLab agent runs them
 
     import gymnasium as gym
     import eval_suite.browser.gym  # registers the tasks
-    env = gym.make("browsergym/crmarena.case_routing.390")
+    env = gym.make("browsergym/crmarena.case_routing.390", pw_chromium_kwargs={"executable_path": "/usr/bin/chromium"})
 
 ``setup`` serves a private read-only copy of the default org on a loopback port (once per process), opens a
 UI session through ``frontdoor.jsp`` with the instance's "today" as that session's clock, opens the start page
@@ -15,8 +15,11 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import json
+import os
 import threading
 from functools import cache
+from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
@@ -36,9 +39,12 @@ from ..agents.ui_pages import Pages
 from ..scoring.answers import score
 from .environment import BrowserEnv
 from .observation import Observation
-from .session import START_PAGE
+from .session import CHROMIUM, START_PAGE
 
 PREFIX = "crmarena"
+UNMARK = (
+    "() => { document.querySelectorAll('[bid]').forEach(e => e.removeAttribute('bid')); delete window.__crmarenaBid; }"
+)
 _lock = threading.Lock()
 _served: list[tuple[contextlib.ExitStack, RunningOrg]] = []
 
@@ -97,6 +103,7 @@ class CrmArenaTask(AbstractBrowserTask):
         """The UI oracle, on this page, sends its answer as the agent would."""
         env = BrowserEnv(page, self.origin)
         answer = solve(Pages(_OnPage(env), Episode(messages=[])), self.instance)
+        page.evaluate(UNMARK)  # BrowserGym marks the page itself at its next step, and refuses marks it finds
         chat_messages.append({"role": "assistant", "message": str(answer)})
 
 
@@ -106,6 +113,22 @@ class _OnPage:
 
     def step(self, action: str) -> Observation:
         return self.env.step(action)
+
+
+def debian_chromium_for_playwright(folder: Path) -> None:
+    """BrowserGym launches two browsers, the page's (``pw_chromium_kwargs`` can name Debian's chromium) and its
+    chat's (nothing can), both from Playwright's own download. Where there is none, this puts a launcher of
+    Debian's chromium in ``folder`` under the name this Playwright looks for, and points
+    PLAYWRIGHT_BROWSERS_PATH there (call it before the first environment is made). Nothing is downloaded."""
+    import playwright
+
+    listed = json.loads((Path(playwright.__file__).parent / "driver/package/browsers.json").read_text())
+    revision = next(browser["revision"] for browser in listed["browsers"] if browser["name"] == "chromium")
+    launcher = folder / f"chromium-{revision}" / "chrome-linux" / "chrome"
+    launcher.parent.mkdir(parents=True, exist_ok=True)
+    launcher.write_text(f'#!/bin/sh\nexec {CHROMIUM} "$@"\n')
+    launcher.chmod(0o755)
+    os.environ["PLAYWRIGHT_BROWSERS_PATH"] = str(folder)
 
 
 def register_all() -> list[str]:

@@ -4,11 +4,13 @@ why, where the extra is not installed."""
 
 from __future__ import annotations
 
+import os
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from eval_suite.browser.session import ARGS, CHROMIUM
+from eval_suite.browser.session import CHROMIUM
 
 gym = pytest.importorskip("gymnasium", reason="the browsergym extra is not installed (pip install '.[browsergym]')")
 pytest.importorskip("browsergym.core", reason="the browsergym extra is not installed (pip install '.[browsergym]')")
@@ -17,11 +19,22 @@ crmarena_gym = pytest.importorskip("eval_suite.browser.gym")
 FIRST_OF_EACH_TASK = sorted({name.rsplit(".", 1)[0]: name for name in reversed(crmarena_gym.TASK_IDS)}.values())
 
 
+@pytest.fixture(scope="module", autouse=True)
+def debian_chromium(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    before = os.environ.get("PLAYWRIGHT_BROWSERS_PATH")
+    crmarena_gym.debian_chromium_for_playwright(tmp_path_factory.mktemp("browsers"))
+    yield
+    if before is None:
+        os.environ.pop("PLAYWRIGHT_BROWSERS_PATH", None)
+    else:
+        os.environ["PLAYWRIGHT_BROWSERS_PATH"] = before
+
+
 def make(name: str) -> Any:
     return gym.make(
         name,
         headless=True,
-        pw_chromium_kwargs={"executable_path": str(CHROMIUM), "args": list(ARGS)},
+        pw_chromium_kwargs={"executable_path": str(CHROMIUM)},  # Debian's chromium; BrowserGym sets the args
     )
 
 
