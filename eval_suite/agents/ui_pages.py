@@ -22,7 +22,8 @@ RECORD_LINK = re.compile(
 
 
 class Steps(Protocol):
-    """What the oracle acts through: a run's browser episode, or a page BrowserGym made (eval_suite.browser.gym)."""
+    """What the oracle acts through: a run's browser episode, or a page BrowserGym made
+    (eval_suite/integrations/browsergym.py)."""
 
     def step(self, action: str) -> Observation: ...
 

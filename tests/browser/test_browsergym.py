@@ -14,7 +14,7 @@ from eval_suite.browser.session import CHROMIUM
 
 gym = pytest.importorskip("gymnasium", reason="the browsergym extra is not installed (pip install '.[browsergym]')")
 pytest.importorskip("browsergym.core", reason="the browsergym extra is not installed (pip install '.[browsergym]')")
-crmarena_gym = pytest.importorskip("eval_suite.browser.gym")
+crmarena_gym = pytest.importorskip("eval_suite.integrations.browsergym")
 
 FIRST_OF_EACH_TASK = sorted({name.rsplit(".", 1)[0]: name for name in reversed(crmarena_gym.TASK_IDS)}.values())
 

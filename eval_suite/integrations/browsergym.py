@@ -2,7 +2,7 @@
 task set as ``browsergym/crmarena.<task>.<idx>``, so an AgentLab agent runs them unchanged::
 
     import gymnasium as gym
-    import eval_suite.browser.gym  # registers the tasks
+    import eval_suite.integrations.browsergym  # registers the tasks
     env = gym.make("browsergym/crmarena.case_routing.390", pw_chromium_kwargs={"executable_path": "/usr/bin/chromium"})
 
 ``setup`` serves a private read-only copy of the default org on a loopback port (once per process), opens a
@@ -36,10 +36,10 @@ from .. import prompts
 from ..agents.base import Episode
 from ..agents.ui_oracle import solve
 from ..agents.ui_pages import Pages
+from ..browser.environment import BrowserEnv
+from ..browser.observation import Observation
+from ..browser.session import CHROMIUM, START_PAGE
 from ..scoring.answers import score
-from .environment import BrowserEnv
-from .observation import Observation
-from .session import CHROMIUM, START_PAGE
 
 PREFIX = "crmarena"
 UNMARK = (
