@@ -11,87 +11,19 @@ of the article answer (the reference's span), read off the article as the page s
 
 from __future__ import annotations
 
-import ast
 import calendar
-import re
 from collections.abc import Callable
 from typing import Any
-from urllib.parse import urlencode
 
-from ..browser.session import BrowserEpisode, BrowserPool
+from fixtures.tasks.model import Instance
+
+from ..browser.session import BrowserPool
 from ..errors import InfraError
 from .base import Episode, EpisodeContext
 from .browser import episode_for
 from .oracle import OracleError
-
-KEPT_CHARS = 4_000  # of each page, in the record (its full size is in observation_sizes)
-_CELL = re.compile(r"^\s*(?:\[\d+\] )?(rowheader|cell|columnheader) ('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")")
-_ROW = re.compile(r"^(\s*)\[\d+\] row ")
-_LINK = re.compile(r"link ('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"), url='[^']*/lightning/r/(\w+)/(\w{15,18})/view'")
-
-
-class Pages:
-    """The oracle's side of an episode: each look at a page is an action string, kept in the trajectory."""
-
-    def __init__(self, browser: BrowserEpisode, episode: Episode) -> None:
-        self.browser = browser
-        self.episode = episode
-
-    def act(self, action: str) -> str:
-        observation = self.browser.step(action)
-        if observation.last_action_error:
-            raise OracleError(f"{action}: {observation.last_action_error}")
-        self.episode.turns += 1
-        self.episode.observation_sizes.append(len(observation.axtree_txt))
-        text = observation.text()
-        self.episode.messages.append({"role": "assistant", "content": f"```\n{action}\n```"})
-        self.episode.messages.append({"role": "user", "content": text[:KEPT_CHARS]})
-        return observation.axtree_txt
-
-    def open(self, path: str, **args: Any) -> str:
-        query = urlencode([(key, item) for key, value in args.items() for item in _listed(value)], doseq=True)
-        return self.act(f"goto({(path + ('?' + query if query else ''))!r})")
-
-    def report(self, sobject: str, filters: list[tuple[str, str, str]], **args: Any) -> list[list[str]]:
-        """A summary report's rows: [group value, name, count, averages…]."""
-        page = self.open(
-            f"/lightning/o/{sobject}/report",
-            **args,
-            field=[item[0] for item in filters],
-            op=[item[1] for item in filters],
-            value=[item[2] for item in filters],
-        )
-        if "alert" in page and "report-error" not in page and re.search(r"\n\s*\[\d+\] alert ", page):
-            raise OracleError(f"the report refused its filters: {page[page.find('alert') :][:300]}")
-        return [row for row in table_rows(page) if len(row) >= 3]
-
-
-def _listed(value: Any) -> list[Any]:
-    return list(value) if isinstance(value, list | tuple) else [value]
-
-
-def _text(quoted: str) -> str:
-    return str(ast.literal_eval(quoted))
-
-
-def table_rows(tree: str) -> list[list[str]]:
-    """The body rows of the tables of a page, each as its cells' texts."""
-    rows: list[list[str]] = []
-    depth = None
-    for line in tree.splitlines():
-        row = _ROW.match(line)
-        if row:
-            depth = len(row.group(1)) + 1
-            rows.append([])
-            continue
-        cell = _CELL.match(line)
-        if cell and depth is not None and len(line) - len(line.lstrip("\t")) == depth and rows:
-            if cell.group(1) == "columnheader":
-                rows.pop()
-                depth = None
-                continue
-            rows[-1].append(_text(cell.group(2)))
-    return [row for row in rows if row]
+from .ui_pages import RECORD_LINK, Pages, article_text, field
+from .ui_policy import policy_review
 
 
 def window(params: dict[str, Any]) -> list[tuple[str, str, str]]:
@@ -188,7 +120,7 @@ def case_routing(pages: Pages, params: dict[str, Any]) -> str | None:
 
 def named_entity(pages: Pages, params: dict[str, Any]) -> str | None:
     contact = pages.open(f"/lightning/r/Contact/{params['contact_id']}/view")
-    account = next((match.group(3) for match in _LINK.finditer(contact) if match.group(2) == "Account"), None)
+    account = next((match.group(3) for match in RECORD_LINK.finditer(contact) if match.group(2) == "Account"), None)
     if account is None:
         return None
     filters = [
@@ -204,7 +136,7 @@ def named_entity(pages: Pages, params: dict[str, Any]) -> str | None:
         if not (name == noun or name.endswith(" " + noun)) or (gender and not name.startswith(gender + " ")):
             continue
         product = pages.open(f"/lightning/r/Product2/{row[0]}/view")
-        if params["feature"] in _field(product, "Product Description"):
+        if params["feature"] in field(product, "Product Description"):
             fitting.append(row[0])
     return the_one(fitting)
 
@@ -215,38 +147,6 @@ def knowledge_qa(pages: Pages, params: dict[str, Any], reference: list[dict[str,
     return article_text(page)[span["start"] : span["end"]]
 
 
-def article_text(tree: str) -> str:
-    """The article's body as the page shows it: paragraphs apart by a blank line, lines and items by one."""
-    start = tree.find("region 'Article body'")
-    if start < 0:
-        raise OracleError("the article page shows no article body")
-    lines = tree[tree.rfind("\n", 0, start) + 1 :].splitlines()
-    depth = len(lines[0]) - len(lines[0].lstrip("\t"))
-    blocks: list[list[str]] = []
-    for line in lines[1:]:
-        level = len(line) - len(line.lstrip("\t"))
-        if level <= depth:
-            break
-        role = line.strip().split("] ", 1)[-1]
-        if level == depth + 1:
-            blocks.append([])
-        if role.startswith(("StaticText ", "listitem ")) and blocks:
-            name = _text(role.split(" ", 1)[1].split(", ")[0] if role.startswith("listitem") else role.split(" ", 1)[1])
-            if name:
-                blocks[-1].append(name)
-    return "\n\n".join("\n".join(block) for block in blocks if block)
-
-
-_QUOTED = r"('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")"
-
-
-def _field(tree: str, label: str) -> str:
-    """A record page's field value (the StaticText under its definition)."""
-    pattern = rf"term {re.escape(repr(label))}\n\s*\[\d+\] definition [^\n]*\n\s*StaticText {_QUOTED}"
-    match = re.search(pattern, tree)
-    return _text(match.group(1)) if match else ""
-
-
 SOLVERS: dict[str, Callable[[Pages, dict[str, Any]], str | None]] = {
     "top_issue_identification": top_issue,
     "monthly_trend_analysis": monthly_trend,
@@ -255,7 +155,17 @@ SOLVERS: dict[str, Callable[[Pages, dict[str, Any]], str | None]] = {
     "transfer_count": transfer_count,
     "case_routing": case_routing,
     "named_entity_disambiguation": named_entity,
+    "policy_violation_identification": policy_review,
 }
+
+
+def solve(pages: Pages, instance: Instance) -> str | None:
+    """The instance's answer, found through the pages."""
+    if instance.task == "knowledge_qa":
+        return knowledge_qa(pages, instance.params, instance.reference)
+    if instance.task in SOLVERS:
+        return SOLVERS[instance.task](pages, instance.params)
+    raise OracleError(f"the UI oracle has no solver for {instance.task}")
 
 
 class UiOracle:
@@ -271,13 +181,7 @@ class UiOracle:
         try:
             browser = episode_for(context, self.pool)
             pages = Pages(browser, episode)
-            if instance.task == "knowledge_qa":
-                answer = knowledge_qa(pages, instance.params, instance.reference)
-            elif instance.task in SOLVERS:
-                answer = SOLVERS[instance.task](pages, instance.params)
-            else:
-                raise OracleError(f"the UI oracle has no solver for {instance.task}")
-            pages.act(f"send_msg_to_user({str(answer)!r})")
+            pages.act(f"send_msg_to_user({str(solve(pages, instance))!r})")
             episode.answer = browser.answer
             episode.end_reason = {"source": "oracle", "message": "responded", "content": episode.answer}
         except (InfraError, OracleError) as error:

@@ -47,20 +47,20 @@ class Block:
     lines: list[str] = field(default_factory=list)
 
 
-def article_blocks(text: str | None) -> list[Block]:
-    """A knowledge answer as paragraphs and lists (numbered or bulleted lines)."""
-    blocks: list[Block] = []
+def article_paragraphs(text: str | None) -> list[list[Block]]:
+    """A knowledge answer as paragraphs, each a run of plain lines and lists (numbered or bulleted lines).
+    Each line keeps its number or bullet as written ("2. Rinse…"): the page shows the article's text as
+    stored, so a reader quoting it (or counting its characters) reads what the article says, not a browser's
+    own list markers."""
+    paragraphs: list[list[Block]] = []
     for paragraph in re.split(r"\n\s*\n", html_text(text or "").strip()):
-        lines = [line.strip() for line in paragraph.splitlines() if line.strip()]
-        current: Block | None = None
-        for line in lines:
-            kind, content = "p", line
-            if _NUMBERED.match(line):
-                kind, content = "ol", _NUMBERED.sub("", line)
-            elif _BULLET.match(line):
-                kind, content = "ul", _BULLET.sub("", line)
-            if current is None or current.kind != kind:
-                current = Block(kind)
-                blocks.append(current)
-            current.lines.append(content)
-    return blocks
+        blocks: list[Block] = []
+        for line in (line.strip() for line in paragraph.splitlines()):
+            kind = "ol" if _NUMBERED.match(line) else "ul" if _BULLET.match(line) else "p"
+            if line and (not blocks or blocks[-1].kind != kind):
+                blocks.append(Block(kind))
+            if line:
+                blocks[-1].lines.append(line)
+        if blocks:
+            paragraphs.append(blocks)
+    return paragraphs

@@ -14,7 +14,7 @@ from ...org import Org
 from ...writes import NOT_FOUND_MESSAGE
 from .catalog import SYSTEM_FIELDS, Catalog, ObjectInfo
 from .columns import Column, columns, default_columns, dig, select_list, title_of
-from .conversation import Block, Turn, article_blocks, chat_turns
+from .conversation import Block, Turn, article_paragraphs, chat_turns
 from .listing import rows
 
 RELATED_ROWS = 10
@@ -87,7 +87,7 @@ class RecordPage:
     cards: list[Card] = field(default_factory=list)
     emails: list[dict[str, Any]] = field(default_factory=list)
     chats: list[Chat] = field(default_factory=list)
-    article: list[Block] | None = None
+    article: list[list[Block]] | None = None  # paragraphs of blocks
     summary: str | None = None
 
 
@@ -155,10 +155,10 @@ def record_page(org: Org, catalog: Catalog, info: ObjectInfo, record_id: str) ->
     if info.name.endswith("__kav"):  # a knowledge article version
         page.summary = record.get(SUMMARY_FIELD)
         page.article = [
-            block
+            paragraph
             for entry in info.field_list()
             if entry["htmlFormatted"]
-            for block in article_blocks(record.get(entry["name"]))
+            for paragraph in article_paragraphs(record.get(entry["name"]))
         ]
     return page
 

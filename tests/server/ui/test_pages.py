@@ -96,6 +96,22 @@ def test_a_knowledge_article_reads_as_an_article(ui: FlaskClient, running: Runni
     assert '<article class="card knowledge-article"' in page and article["Title"] in unescape(page)
 
 
+def test_an_article_page_shows_its_text_as_stored(ui: FlaskClient, running: RunningOrg) -> None:
+    """Numbered and bulleted lines keep their numbers and bullets, a paragraph's lines stay in one paragraph:
+    reading the page back gives the article's text (what a reader quotes, and what a span counts)."""
+    body = "Steps:\n1. Rinse &amp; dry.\n2. Don&#39;t iron.\n\nNotes:\n- Cold wash\n- Air dry"
+    admin = running.app.extensions["crmarena"].auth.admin
+    article_id = running.org.create(
+        "Knowledge__kav", {"Title": "Care steps", "UrlName": "care-steps", "FAQ_Answer__c": body}, user_id=admin.id
+    )
+    page = text(ui.get(f"/lightning/r/Knowledge__kav/{article_id}/view"))
+    shown = page.split('id="article-body"', 1)[1].split("</article>", 1)[0]
+    paragraphs = re.findall(r'<div class="article-paragraph" role="group">(.*?)</div>', shown, re.S)
+    lines = [[unescape(line) for line in re.findall(r"(?:<p>|<li>|<br>)([^<]+)", part)] for part in paragraphs]
+    assert lines == [["Steps:", "1. Rinse & dry.", "2. Don't iron."], ["Notes:", "- Cold wash", "- Air dry"]]
+    assert "<ol><li>1. Rinse" in shown and "<ul><li>- Cold wash" in shown
+
+
 def test_unknown_records_and_pages_are_not_found(ui: FlaskClient) -> None:
     for path in (
         "/lightning/r/Case/500000000000000AAA/view",
