@@ -80,7 +80,7 @@ def test_an_always_none_agent_on_a_sample_scores_what_it_scores_on_the_whole_set
     # with --limit says it is no sample.
     first = select(committed, ["top_issue_identification"], 10)
     share = sum(instance.answer is None for instance in first) / len(first)
-    assert share >= 0.5 > none_share(list(committed.instances), "top_issue_identification")
+    assert share > 3 * none_share(list(committed.instances), "top_issue_identification")
     assert (
         main(
             [
