@@ -15,20 +15,10 @@ import tempfile
 import time
 from pathlib import Path
 
+from eval_suite.browser.session import ARGS, CHROMIUM
 from eval_suite.reports.report import make_report
 from eval_suite.reports.table import TASK_ORDER
 from eval_suite.run.records import MANIFEST_FILE, RECORDS_FILE
-
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-component-update",
-    "--disable-sync",
-]
 
 
 def synthetic_run(directory: Path, attempts: int) -> None:
@@ -83,7 +73,7 @@ def main() -> None:
         size = sum(path.stat().st_size for path in (root / "report").rglob("*") if path.is_file())
         opened, detail = [], []
         with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+            browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=list(ARGS))
             for _ in range(args.runs):
                 page = browser.new_page()
                 clock = time.perf_counter()

@@ -8,6 +8,8 @@ full, as BrowserGym agents do); the record keeps every one."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from .. import prompts
@@ -22,10 +24,17 @@ _FENCE = re.compile(r"```(?:[a-zA-Z]*)\n?(.*?)```", re.DOTALL)
 ELIDED = "[an earlier page, elided: the current page is the last message]"
 
 
-def episode_for(context: EpisodeContext, pool: BrowserPool) -> BrowserEpisode:
-    """A browser context on this worker's chromium, logged in as the run's org session."""
+@contextmanager
+def browsing(context: EpisodeContext, pool: BrowserPool, episode: Episode) -> Iterator[BrowserEpisode]:
+    """A browser context on this worker's chromium, logged in as the run's org session; closed on leaving,
+    the pages it loaded kept on the episode."""
     sf = context.toolbox.sf
-    return BrowserEpisode(pool.host(), f"https://{sf.sf_instance}", sf.session_id)
+    browser = BrowserEpisode(pool.host(), f"https://{sf.sf_instance}", sf.session_id)
+    try:
+        yield browser
+    finally:
+        episode.pages = browser.pages_loaded
+        browser.close()
 
 
 def action_text(reply: str) -> str:
@@ -50,32 +59,27 @@ class BrowserAgent:
         if context.llm is None:
             raise ValueError("the browser agent needs a model")
         episode = Episode(messages=self.opening(context))
-        browser: BrowserEpisode | None = None
         try:
-            browser = episode_for(context, self.pool)
-            first = browser.observe()
-            self._show(episode, f"{context.instance.query}\n\n{first.text(self.observation_limit)}")
-            while episode.turns < context.max_turns:
-                if context.cancelled():
-                    raise Cancelled()
-                completion = context.llm.complete(
-                    self._sent(episode), tools=None, seed=context.seed, scope=context.scope
-                )
-                episode.turns += 1
-                episode.calls.append(completion.call_info())
-                self._act(browser, episode, completion)
-                if episode.end_reason:
-                    return episode
+            with browsing(context, self.pool, episode) as browser:
+                first = browser.observe()
+                self._show(episode, f"{context.instance.query}\n\n{first.text(self.observation_limit)}")
+                while episode.turns < context.max_turns:
+                    if context.cancelled():
+                        raise Cancelled()
+                    completion = context.llm.complete(
+                        self._sent(episode), tools=None, seed=context.seed, scope=context.scope
+                    )
+                    episode.turns += 1
+                    episode.calls.append(completion.call_info())
+                    self._act(browser, episode, completion)
+                    if episode.end_reason:
+                        return episode
             episode.end_reason = {"source": "max_turns", "message": f"no answer after {context.max_turns} turns"}
         except AgentError as error:
             episode.end_reason = {"source": "context", "message": str(error)}
         except InfraError as error:
             error.episode = episode  # type: ignore[attr-defined]
             raise
-        finally:
-            if browser is not None:
-                episode.pages = browser.pages_loaded
-                browser.close()
         return episode
 
     def _act(self, browser: BrowserEpisode, episode: Episode, completion: Completion) -> None:

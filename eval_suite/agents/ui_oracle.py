@@ -20,7 +20,7 @@ from fixtures.tasks.model import Instance
 from ..browser.session import BrowserPool
 from ..errors import InfraError
 from .base import Episode, EpisodeContext
-from .browser import episode_for
+from .browser import browsing
 from .oracle import OracleError
 from .ui_pages import RECORD_LINK, Pages, article_text, field
 from .ui_policy import policy_review
@@ -177,20 +177,15 @@ class UiOracle:
     def run(self, context: EpisodeContext) -> Episode:
         instance = context.instance
         episode = Episode(messages=[{"role": "user", "content": instance.query}])
-        browser = None
         try:
-            browser = episode_for(context, self.pool)
-            pages = Pages(browser, episode)
-            pages.act(f"send_msg_to_user({str(solve(pages, instance))!r})")
-            episode.answer = browser.answer
+            with browsing(context, self.pool, episode) as browser:
+                pages = Pages(browser, episode)
+                pages.act(f"send_msg_to_user({str(solve(pages, instance))!r})")
+                episode.answer = browser.answer
             episode.end_reason = {"source": "oracle", "message": "responded", "content": episode.answer}
         except (InfraError, OracleError) as error:
             error.episode = episode  # type: ignore[union-attr]
             raise
-        finally:
-            if browser is not None:
-                episode.pages = browser.pages_loaded
-                browser.close()
         return episode
 
     def close(self) -> None:

@@ -10,19 +10,10 @@ import os
 import shutil
 import subprocess
 import sys
-from pathlib import Path
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-component-update",
-    "--disable-sync",
-]
+from eval_suite.browser.session import ARGS, CHROMIUM
+
+__all__ = ["ARGS", "CHROMIUM", "ensure_browser"]
 
 
 def _run(command: list[str]) -> bool:
