@@ -51,6 +51,9 @@ def read_only(org_dump: Path, tls_files: tls.TlsFiles) -> Iterator[RunningOrg]:
         yield running
 
 
+SCREENSHOT_TIMEOUT_MS = 120_000
+
+
 class Tab:
     """One browser page that records console errors and saves a screenshot of every step."""
 
@@ -64,7 +67,9 @@ class Tab:
 
     def shot(self, name: str) -> None:
         path = self.out / f"{len(self.shots):02d}-{name}.png"
-        self.page.screenshot(path=str(path), full_page=True)
+        # An account's page holds all its chats and emails (up to 200 each): a full-page shot of one can take
+        # 30–45 s on a loaded 2-core machine, past Playwright's default 30 s.
+        self.page.screenshot(path=str(path), full_page=True, timeout=SCREENSHOT_TIMEOUT_MS)
         self.shots.append(path)
         assert self.errors == [], f"console errors on {self.page.url}: {self.errors}"
 
