@@ -29,6 +29,9 @@ CONVERSATIONS = {
     ),
     "LiveChatTranscript": (("Name", "StartTime", "EndTime", "Status", "Body"), "StartTime", "Body"),
 }
+# The lookup that makes a message part of its parent's thread (a case's). Other parents (an account, a
+# contact: hundreds of messages) list them as a related list, as Lightning's record pages do.
+THREAD_LOOKUPS = {"EmailMessage": "ParentId", "LiveChatTranscript": "CaseId"}
 SUMMARY_FIELD = "Summary"
 TEXT_TYPES = frozenset({"string", "textarea"})  # fields whose value may be a record Id kept as text
 
@@ -234,14 +237,14 @@ def _related_columns(catalog: Catalog, child: dict[str, Any], info: ObjectInfo) 
 
 
 def _conversation(org: Org, catalog: Catalog, info: ObjectInfo, record: dict[str, Any], page: RecordPage) -> None:
-    """Emails and chats in full: the record itself when it is one, else its children that are."""
+    """Emails and chats in full: the record itself when it is one, else the messages of its thread."""
     if info.name in CONVERSATIONS:
         found = {info.name: [record]}
     else:
         found = {}
         for child in info.children:
             kind = child["childSObject"]
-            if kind not in CONVERSATIONS:
+            if kind not in CONVERSATIONS or child["field"] != THREAD_LOOKUPS[kind]:
                 continue
             fields, order, _ = CONVERSATIONS[kind]
             child_info = catalog.get(kind)

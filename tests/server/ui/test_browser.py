@@ -67,8 +67,8 @@ class Tab:
 
     def shot(self, name: str) -> None:
         path = self.out / f"{len(self.shots):02d}-{name}.png"
-        # An account's page holds all its chats and emails (up to 200 each): a full-page shot of one can take
-        # 30–45 s on a loaded 2-core machine, past Playwright's default 30 s.
+        # A full-page shot of a tall page (a case's whole conversation) on a loaded 2-core machine can pass
+        # Playwright's default 30 s.
         self.page.screenshot(path=str(path), full_page=True, timeout=SCREENSHOT_TIMEOUT_MS)
         self.shots.append(path)
         assert self.errors == [], f"console errors on {self.page.url}: {self.errors}"
@@ -127,6 +127,10 @@ def test_a_support_session_in_the_browser(browser: Any, default: RunningOrg, tmp
     assert page.locator("#record-title").inner_text() == case["Account"]["Name"]
     cases = default.org.query(f"SELECT COUNT() FROM Case WHERE AccountId = '{case['AccountId']}'")["totalSize"]
     assert page.locator("#related-table-Cases tbody tr").count() == min(cases, 10)
+    # An account's chats are a related list (first rows, then View All), not its cases' threads read in full.
+    chats = default.org.query(f"SELECT COUNT() FROM LiveChatTranscript WHERE AccountId = '{case['AccountId']}'")
+    assert page.locator("#related-table-LiveChatTranscripts tbody tr").count() == min(chats["totalSize"], 10) > 0
+    assert page.locator("#conversation").count() == 0
     tab.shot("account")
 
     product = default.org.query("SELECT Name FROM Product2 ORDER BY Name LIMIT 1")["records"][0]["Name"]
