@@ -267,6 +267,7 @@ def org_type_schema(org: str) -> Schema:
     return default_schema() if org == "service" else schema_from_document(schema_document(org))
 
 
+@cache
 def sales_object_names() -> frozenset[str]:
     """The objects only a B2B org has (lower case): their tables mark a B2B database."""
     return frozenset(item["name"].lower() for item in json.loads(SALES_OBJECTS.read_text(encoding="utf-8"))["objects"])
