@@ -119,3 +119,18 @@ def test_the_ui_renders_an_opportunity_page(b2b_org: RunningOrg, sf: Salesforce)
     assert deal["Name"].replace("&", "&amp;") in page
     assert f'href="/lightning/r/Account/{deal["AccountId"]}/view"' in page
     assert "Closed Won" in page
+
+
+def test_the_ui_has_sales_tabs_and_lists(b2b_org: RunningOrg, sf: Salesforce) -> None:
+    client = b2b_org.app.test_client()
+    log_in(client, b2b_org.username, b2b_org.password)
+    home = client.get("/lightning/o/Opportunity/list")
+    assert home.status_code == 200
+    page = home.get_data(as_text=True)
+    for tab in ("Opportunity", "Lead", "Quote", "Contract"):
+        assert f'href="/lightning/o/{tab}/list"' in page, tab
+    newest = "SELECT Name FROM Opportunity ORDER BY CreatedDate DESC, Id DESC LIMIT 1"  # the list's first row
+    some = sf.query(newest)["records"][0]["Name"]
+    assert some.replace("&", "&amp;") in page and "Stage" in page
+    territories = client.get("/lightning/o/Territory2/list").get_data(as_text=True)
+    assert "CA, WA, OR, NV" in territories
