@@ -1,9 +1,14 @@
 """The B2B sales org served by the same engine and UI: unmodified simple-salesforce queries its sales
-objects through their relationships, describes them as a real org does, and the UI shows an Opportunity."""
+objects through their relationships, describes them as a real org does (jsforce too), and the UI shows an
+Opportunity."""
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from simple_salesforce import Salesforce
@@ -12,6 +17,7 @@ from fixtures.build import BuildResult, build
 from mock_org.server.http import tls
 from mock_org.server.serve import RunningOrg, serve_org
 
+from . import npm
 from .ui.pages import log_in
 
 
@@ -134,3 +140,28 @@ def test_the_ui_has_sales_tabs_and_lists(b2b_org: RunningOrg, sf: Salesforce) ->
     assert some.replace("&", "&amp;") in page and "Stage" in page
     territories = client.get("/lightning/o/Territory2/list").get_data(as_text=True)
     assert "CA, WA, OR, NV" in territories
+
+
+def test_jsforce_sees_the_sales_objects(b2b_org: RunningOrg, tls_files: tls.TlsFiles) -> None:
+    """Unmodified jsforce (tests/server/js/jsforce_b2b.js): describes and relationship queries."""
+    node_modules = npm.installed("jsforce@3")
+    env = {
+        **os.environ,
+        "NODE_PATH": str(node_modules),
+        "NODE_EXTRA_CA_CERTS": str(tls_files.ca_cert),
+        "LOGIN_URL": b2b_org.url,
+        "SF_USERNAME": b2b_org.username,
+        "SF_PASSWORD": b2b_org.password + b2b_org.security_token,
+    }
+    script = Path(__file__).with_name("js") / "jsforce_b2b.js"
+    result = subprocess.run(["node", str(script)], capture_output=True, text=True, env=env, timeout=120)
+    assert result.returncode == 0, result.stderr
+    seen = json.loads(result.stdout)
+    assert seen["prefixes"]["Opportunity"] == "006" and seen["prefixes"]["UserTerritory2Association"] == "0R0"
+    assert seen["stages"][0] == "Prospecting" and seen["stages"][-2:] == ["Closed Won", "Closed Lost"]
+    assert {"OpportunityLineItems", "OpportunityHistories", "Quotes"} <= set(seen["opportunityChildren"])
+    assert seen["what"]["polymorphic"] and "Opportunity" in seen["what"]["referenceTo"]
+    assert len(seen["won"]) == 3 and all(deal["account"] and deal["products"] for deal in seen["won"])
+    assert len(seen["territories"]) == 6 and all(territory["members"] for territory in seen["territories"])
+    assert sum(len(territory["states"]) for territory in seen["territories"]) == 30
+    assert seen["acceptedQuoteStages"] and set(seen["acceptedQuoteStages"]) == {"Closed Won"}
