@@ -23,8 +23,8 @@ from pathlib import Path
 
 from sqlalchemy.exc import DatabaseError
 
-from .dump import DB_FILE, is_sqlite_file, open_read_only, quote
-from .schema import Schema, default_schema
+from .dump import DB_FILE, database_schema, is_sqlite_file, open_read_only, quote
+from .schema import Schema
 from .storage import Storage
 from .user_errors import BadFile, Unavailable
 
@@ -38,7 +38,6 @@ class NotAnOrg(BadFile):
 def check_org_file(path: Path, schema: Schema | None = None) -> Path:
     """The org database at ``path`` (a file, or a dump folder holding crmarena.db), or ``NotAnOrg``
     saying what is wrong; nothing is created or changed, whatever the path."""
-    schema = schema or default_schema()
     if path.is_dir():
         if not (path / DB_FILE).is_file():
             raise NotAnOrg(f"{path} is a folder without {DB_FILE}; give an org database or a dump folder")
@@ -51,7 +50,7 @@ def check_org_file(path: Path, schema: Schema | None = None) -> Path:
         raise NotAnOrg(f"{path} is not a SQLite database")
     try:
         with closing(open_read_only(path)) as connection:
-            problem = _layout_problem(connection, schema)
+            problem = _layout_problem(connection, schema or database_schema(path))
     except sqlite3.DatabaseError as error:
         raise NotAnOrg(f"{path} is a damaged SQLite database: {error}") from None
     if problem:
@@ -80,7 +79,7 @@ def _layout_problem(connection: sqlite3.Connection, schema: Schema) -> str | Non
 
 def prepare_in_place(path: Path, schema: Schema | None = None) -> None:
     """Make a database ready to serve (WAL mode, indexes, the search index); a damaged one is refused."""
-    storage = Storage(path, schema or default_schema())
+    storage = Storage(path, schema or database_schema(path))
     try:
         storage.prepare()
     except DatabaseError as error:

@@ -14,6 +14,10 @@ import sqlite3
 from contextlib import closing
 from datetime import date
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .schema import Schema
 
 DB_FILE = "crmarena.db"
 SCHEMA_FILE = "crmarena_schema.json"
@@ -53,6 +57,21 @@ def open_read_only(path: Path) -> sqlite3.Connection:
     """
     live = path.with_name(path.name + "-wal").exists()
     return sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro{'' if live else '&immutable=1'}", uri=True)
+
+
+def database_schema(path: Path) -> Schema:
+    """The schema a database is served with: the B2B org's when it has the sales objects' tables, else the
+    service org's (also for a file that cannot be read: whoever opens it next reports why)."""
+    from .schema import org_type_of_tables, org_type_schema
+
+    try:
+        with closing(open_read_only(path)) as connection:
+            tables = {
+                row[0].lower() for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+            }
+    except sqlite3.DatabaseError:
+        tables = set()
+    return org_type_schema(org_type_of_tables(tables))
 
 
 def latest_activity(db_path: Path) -> date | None:

@@ -15,6 +15,7 @@ from sqlalchemy.engine import Connection
 from . import deadline, describe
 from .clock import OrgClock
 from .columns import column_metadata
+from .dump import database_schema
 from .errors import (
     NO_SUCH_COLUMN,
     InsufficientAccessOrReadonly,
@@ -28,7 +29,7 @@ from .permissions import Permissions
 from .platform import TOOLING_OBJECTS, org_schema
 from .query.engine import QueryEngine
 from .query.shape import attributes
-from .schema import Schema, SObject, default_schema
+from .schema import Schema, SObject
 from .search.execute import SearchEngine
 from .storage import Storage
 from .values import format_datetime, parse_datetime, to_wire
@@ -51,7 +52,7 @@ class Org:
         query_timeout: float | None = deadline.DEFAULT_SECONDS,
         pod: str = POD,
     ) -> None:
-        self.schema = org_schema(schema or default_schema())
+        self.schema = org_schema(schema or database_schema(Path(path)))
         self.clock = clock or OrgClock()
         self.read_only = read_only
         self.storage = Storage(path, self.schema, read_only=read_only)

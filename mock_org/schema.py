@@ -16,6 +16,13 @@ from typing import Any
 
 # The dump layout: the engine serves it, fixtures generates data for it, and every dump carries a copy.
 DEFAULT_SCHEMA = Path(__file__).resolve().parent / "crmarena_schema.json"
+# What a B2B sales org adds to it (docs/orgs.md); a B2B dump carries the whole, composed by schema_document.
+SALES_OBJECTS = Path(__file__).resolve().parent / "sales_objects.json"
+ORG_TYPES = ("service", "b2b")
+B2B_DESCRIPTION = (
+    "The CRMArena B2B org: a sports equipment maker selling to businesses. The Service Cloud objects of the "
+    "service org plus the Sales Cloud objects (opportunities, quotes, contracts, leads, activities, territories)."
+)
 
 # Salesforce field types whose values are text in the API.
 TEXT_TYPES = frozenset({"id", "reference", "string", "textarea", "picklist", "multipicklist", "email", "phone", "url"})
@@ -231,8 +238,44 @@ def parse_sobject(data: dict[str, Any]) -> SObject:
 def load_schema(path: str | Path = DEFAULT_SCHEMA) -> Schema:
     """Read a schema file (see mock_org/crmarena_schema.json for the format)."""
     with open(path, encoding="utf-8") as handle:
-        data = json.load(handle)
+        return schema_from_document(json.load(handle))
+
+
+def schema_from_document(data: dict[str, Any]) -> Schema:
     return Schema([parse_sobject(item) for item in data["objects"]], data.get("description", ""))
+
+
+def schema_document(org: str = "service") -> dict[str, Any]:
+    """The schema file of an org type: ``service`` is crmarena_schema.json; ``b2b`` adds the sales objects,
+    its benchmark objects after the service org's and its supporting objects last."""
+    if org not in ORG_TYPES:
+        raise ValueError(f"unknown org type {org!r}; one of {', '.join(ORG_TYPES)}")
+    service = json.loads(DEFAULT_SCHEMA.read_text(encoding="utf-8"))
+    if org == "service":
+        return service
+    sales = json.loads(SALES_OBJECTS.read_text(encoding="utf-8"))["objects"]
+    objects = [*service["objects"], *sales]
+    ordered = [item for item in objects if not item.get("supporting")] + [
+        item for item in objects if item.get("supporting")
+    ]
+    return {"schemaVersion": service["schemaVersion"], "description": B2B_DESCRIPTION, "objects": ordered}
+
+
+@cache
+def org_type_schema(org: str) -> Schema:
+    """The schema of an org type, read once per process."""
+    return default_schema() if org == "service" else schema_from_document(schema_document(org))
+
+
+@cache
+def sales_object_names() -> frozenset[str]:
+    """The objects only a B2B org has (lower case): their tables mark a B2B database."""
+    return frozenset(item["name"].lower() for item in json.loads(SALES_OBJECTS.read_text(encoding="utf-8"))["objects"])
+
+
+def org_type_of_tables(tables: set[str]) -> str:
+    """The org type a database's (lower-case) table names show: ``b2b`` when every sales object has a table."""
+    return "b2b" if sales_object_names() <= tables else "service"
 
 
 @cache

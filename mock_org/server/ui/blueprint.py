@@ -26,8 +26,8 @@ blueprint = Blueprint(
     "ui", __name__, template_folder="templates", static_folder="static", static_url_path="/lightning/static"
 )
 PUBLIC = frozenset({"ui.login", "ui.frontdoor", "ui.static", "ui.logout"})
-# The tabs of the navigation bar; the other objects are under "More".
-TABS = ("Account", "Contact", "Case", "Knowledge__kav", "Product2", "Order")
+# The tabs of the navigation bar (those the org has: a B2B org adds its sales objects); the others are under "More".
+TABS = ("Account", "Contact", "Case", "Knowledge__kav", "Product2", "Order", "Lead", "Opportunity", "Quote", "Contract")
 # Only this server's own files: no inline script or style, no other origin (record text stays inert).
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; "

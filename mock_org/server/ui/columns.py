@@ -27,6 +27,13 @@ LIST_COLUMNS = {
     "OrderItem": ("OrderItemNumber", "OrderId", "Product2Id", "Quantity", "UnitPrice", "TotalPrice"),
     "EmailMessage": ("Subject", "ParentId", "FromAddress", "ToAddress", "MessageDate", "Incoming", "Status"),
     "LiveChatTranscript": ("Name", "CaseId", "AccountId", "ContactId", "StartTime", "Status", "OwnerId"),
+    # A B2B org's sales objects (docs/orgs.md), as the standard Sales app's list views show them.
+    "Lead": ("Name", "Company", "State", "Status", "LeadSource", "OwnerId", "CreatedDate"),
+    "Opportunity": ("Name", "AccountId", "StageName", "Amount", "CloseDate", "OwnerId"),
+    "Quote": ("Name", "QuoteNumber", "OpportunityId", "Status", "GrandTotal", "ExpirationDate"),
+    "Contract": ("ContractNumber", "AccountId", "Status", "StartDate", "ContractTerm", "CompanySignedDate"),
+    "Task": ("Subject", "WhatId", "WhoId", "ActivityDate", "Status", "Priority", "OwnerId"),
+    "Territory2": ("Name", "Description", "Territory2ModelId"),
 }
 DEFAULT_WIDTH = 7
 
