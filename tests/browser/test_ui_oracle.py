@@ -16,7 +16,13 @@ PER_TASK = 20
 
 def test_the_ui_oracle_answers_every_task_through_the_pages_without_the_console(tmp_path: Path) -> None:
     config = RunConfig(
-        agent="ui-oracle", tasks=TASKS, limit=PER_TASK, ui_console="off", out=tmp_path / "run", workers=2, progress=False
+        agent="ui-oracle",
+        tasks=TASKS,
+        limit=PER_TASK,
+        ui_console="off",
+        out=tmp_path / "run",
+        workers=2,
+        progress=False,
     )
     result = run(config)
     failures = [
