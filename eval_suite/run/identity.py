@@ -36,6 +36,9 @@ RESUME_IDENTITY = (
     "surface",
     "ui_console",
     "shard",
+    "interactive",
+    "user",
+    "max_user_turns",
 )
 
 # The configuration a report row stands for, each field with the words a label uses for it.
