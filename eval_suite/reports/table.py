@@ -16,8 +16,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..run.identity import key_text, surface_of, task_set_of, task_set_title
-from ..run.records import HARNESS_ERROR, INFRA_ERROR
+from ..run.identity import key_text, surface_of, task_set_of, task_set_title, turns_of
+from ..run.records import HARNESS_ERROR, INFRA_ERROR, USER_ERROR
 from .leaderboard import TASK_ORDER, partial_mark, summarize
 from .runs import Run
 
@@ -33,6 +33,12 @@ class Row:
     def errors(self) -> int:
         statuses = self.summary["statuses"]
         return statuses[INFRA_ERROR] + statuses[HARNESS_ERROR]
+
+    @property
+    def user_errors(self) -> str:
+        """Attempts a simulated user's failure ended, and their share of the attempts: ``2 (5.0%)``."""
+        count = self.summary["statuses"].get(USER_ERROR, 0)
+        return f"{count} ({100 * count / self.attempts:.1f}%)" if self.attempts else str(count)
 
     @property
     def attempts(self) -> int:
@@ -100,9 +106,11 @@ def _columns(rows: Sequence[Row], *, passes_too: bool = True) -> list[str]:
         "run",
         "n",
         "surface",
+        "turns",
         *(abbr for _, abbr in TASK_ORDER),
         "Overall",
         "errors",
+        "user errors",
         "cost/attempt",
         "tokens/attempt",
         *passes,
@@ -120,9 +128,11 @@ def _values(
         row.run.label,
         row.n,
         row.surface,
+        turns_of(row.run.manifest),
         *(cell(tasks[task]["score"]) if task in tasks else cell(None) for task, _ in TASK_ORDER),
         overall,
         str(row.errors),
+        row.user_errors,
         "unknown" if cost is None else f"${cost:.4f}",
         f"{row.per_attempt(row.tokens) or 0:.0f}",
         *passes,
@@ -137,8 +147,10 @@ def pass_values(row: Row, trials: int) -> list[str]:
 NOTE = (
     "Scores in % with 95% bootstrap intervals (knowledge QA: mean token F1); n is instances × trials scored; "
     "surface is how the agent reached the org (api: tools and queries; ui: the web pages alone); "
+    "turns: single (the whole query at once) or multi (a simulated user gives it piece by piece); "
     "Overall only when every task is complete; errors are attempts that ended in an infrastructure or harness "
-    "error, not scored; pass^k over the trials of each instance."
+    "error, user errors those a simulated user's failure ended (count and share of the attempts), neither "
+    "scored; pass^k over the trials of each instance."
 )
 
 
@@ -164,11 +176,11 @@ def to_markdown(rows: Sequence[Row]) -> str:
 def to_csv(rows: Sequence[Row]) -> str:
     """One column per number, so a spreadsheet can sort by any of them; each row names its task set."""
     trials = max_trials(rows)
-    header = ["run", "model", "agent", "surface", "ui_console", "aided", "tools", "label", "task_set"]
+    header = ["run", "model", "agent", "surface", "turns", "ui_console", "aided", "tools", "label", "task_set"]
     header += ["instances", "trials", "complete"]
     for _, abbr in (*TASK_ORDER, ("overall", "Overall")):
         header += [abbr, f"{abbr}_low", f"{abbr}_high", f"{abbr}_n"]
-    header += ["errors", "attempts", "cost_per_attempt", "tokens_per_attempt"]
+    header += ["errors", "user_errors", "user_error_rate", "attempts", "cost_per_attempt", "tokens_per_attempt"]
     header += [f"pass^{k}" for k in range(1, trials + 1)]
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
@@ -180,6 +192,7 @@ def to_csv(rows: Sequence[Row]) -> str:
             key.model,
             key.agent,
             surface_of(row.run.manifest),
+            turns_of(row.run.manifest),
             row.run.manifest.get("ui_console") or "",
             key.aided,
             ",".join(key.tools),
@@ -192,7 +205,9 @@ def to_csv(rows: Sequence[Row]) -> str:
         for task, _ in TASK_ORDER:
             values += _numbers(tasks[task]["score"] if task in tasks else None)
         values += _numbers(summary["overall"]["score"])
-        values += [row.errors, row.attempts, _round(row.per_attempt(summary["cost"]))]
+        user_errors = summary["statuses"].get(USER_ERROR, 0)
+        values += [row.errors, user_errors, _round(row.per_attempt(user_errors)), row.attempts]
+        values.append(_round(row.per_attempt(summary["cost"])))
         values.append(_round(row.per_attempt(row.tokens)))
         values += [_round(summary["overall"]["pass_k"].get(k)) for k in range(1, trials + 1)]
         writer.writerow(values)

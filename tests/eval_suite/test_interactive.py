@@ -124,7 +124,11 @@ def test_the_scripted_user_drives_function_calling_through_native_tool_calls(int
     assert traj[ask + 1]["role"] == "tool" and traj[ask + 1]["content"] == "Sent to the user."
     assert traj[ask + 2] == {"role": "user", "content": "Return only the Id of the agent."}
     assert records[1]["dialogue"]["user"] == "scripted" and records[1]["dialogue"]["user_calls"] == []
-    assert records[1]["dialogue"]["turns"][-1] == {"speaker": "user", "text": "Thank you, that is what I needed.", "stop": True}
+    assert records[1]["dialogue"]["turns"][-1] == {
+        "speaker": "user",
+        "text": "Thank you, that is what I needed.",
+        "stop": True,
+    }
 
 
 def test_a_user_that_never_stops_is_a_user_error(interactive: RunConfig) -> None:
@@ -137,6 +141,7 @@ def test_a_user_that_never_stops_is_a_user_error(interactive: RunConfig) -> None
         assert record["status"] == USER_ERROR and record["score"] == 0.0
         assert record["error"]["rule"] == "never_stopped" and record["dialogue"]["user_turns"] == 5
         assert record["agent_info"]["end_reason"]["source"] == "user"
+    assert len(user_llm.requests) == 4 * 5  # four turns and the one past the limit, per attempt
     assert result.summary["statuses"][USER_ERROR] == 4 and result.summary["overall"]["score"] is None
     assert result.manifest["status"] == "incomplete" and result.exit_code != 0
 
@@ -221,7 +226,9 @@ def test_an_endpoint_that_fails_is_an_infra_error(interactive: RunConfig, failin
     agent, user = (broken, polite_user) if failing == "agent" else (agent_policy, broken)
     result, _, _ = run_with(replace(interactive, tasks=("case_routing",)), agent, user)
     for record in result.records:
-        assert record["status"] == INFRA_ERROR and record["error"]["source"] == ("llm" if failing == "agent" else "user")
+        assert record["status"] == INFRA_ERROR and record["error"]["source"] == (
+            "llm" if failing == "agent" else "user"
+        )
         assert "the model is down" in record["error"]["message"]
     assert result.summary["tasks"]["case_routing"]["score"] is None and result.manifest["status"] == "incomplete"
 
