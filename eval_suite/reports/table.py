@@ -99,18 +99,24 @@ def _percent(value: float | None) -> str:
     return "–" if value is None else f"{100 * value:.1f}"
 
 
+def multi_turn(rows: Sequence[Row]) -> bool:
+    """Whether any row is a multi-turn run: only then do the tables show the turns and user-error columns."""
+    return any(turns_of(row.run.manifest) == "multi" for row in rows)
+
+
 def _columns(rows: Sequence[Row], *, passes_too: bool = True) -> list[str]:
     trials = max_trials(rows)
     passes = [f"pass^{k}" for k in range(1, trials + 1)] if trials > 1 and passes_too else []
+    multi = multi_turn(rows)
     return [
         "run",
         "n",
         "surface",
-        "turns",
+        *(["turns"] if multi else []),
         *(abbr for _, abbr in TASK_ORDER),
         "Overall",
         "errors",
-        "user errors",
+        *(["user errors"] if multi else []),
         "cost/attempt",
         "tokens/attempt",
         *passes,
@@ -118,7 +124,12 @@ def _columns(rows: Sequence[Row], *, passes_too: bool = True) -> list[str]:
 
 
 def _values(
-    row: Row, trials: int, *, cell: Callable[[dict[str, Any] | None], Any], passes_too: bool = True
+    row: Row,
+    trials: int,
+    *,
+    cell: Callable[[dict[str, Any] | None], Any],
+    passes_too: bool = True,
+    multi: bool = False,
 ) -> list[Any]:
     tasks = row.summary["tasks"]
     cost = row.per_attempt(row.summary["cost"])
@@ -128,11 +139,11 @@ def _values(
         row.run.label,
         row.n,
         row.surface,
-        turns_of(row.run.manifest),
+        *([turns_of(row.run.manifest)] if multi else []),
         *(cell(tasks[task]["score"]) if task in tasks else cell(None) for task, _ in TASK_ORDER),
         overall,
         str(row.errors),
-        row.user_errors,
+        *([row.user_errors] if multi else []),
         "unknown" if cost is None else f"${cost:.4f}",
         f"{row.per_attempt(row.tokens) or 0:.0f}",
         *passes,
@@ -147,7 +158,8 @@ def pass_values(row: Row, trials: int) -> list[str]:
 NOTE = (
     "Scores in % with 95% bootstrap intervals (knowledge QA: mean token F1); n is instances × trials scored; "
     "surface is how the agent reached the org (api: tools and queries; ui: the web pages alone); "
-    "turns: single (the whole query at once) or multi (a simulated user gives it piece by piece); "
+    "turns (shown when a run is multi-turn): single (the whole query at once) or multi (a simulated user "
+    "gives it piece by piece); "
     "Overall only when every task is complete; errors are attempts that ended in an infrastructure or harness "
     "error, user errors those a simulated user's failure ended (count and share of the attempts), neither "
     "scored; pass^k over the trials of each instance."
@@ -166,7 +178,8 @@ def to_markdown(rows: Sequence[Row]) -> str:
         columns, trials = _columns(group), max_trials(group)
         lines = [f"## {title}", ""] if len(grouped) > 1 else []
         lines += ["| " + " | ".join(columns) + " |", "|" + "|".join(" --- " for _ in columns) + "|"]
-        lines += ["| " + " | ".join(_values(row, trials, cell=_cell)) + " |" for row in group]
+        multi = multi_turn(group)
+        lines += ["| " + " | ".join(_values(row, trials, cell=_cell, multi=multi)) + " |" for row in group]
         parts.append("\n".join(lines))
     found = warnings(rows)
     listed = "\n\n**Warnings**\n\n" + "\n".join(f"- {text}" for text in found) if found else ""
@@ -230,7 +243,7 @@ def to_terminal(rows: Sequence[Row]) -> str:
     grouped = sections(rows)
     for title, group in grouped:
         columns, trials = _columns(group), max_trials(group)
-        table = [columns] + [_values(row, trials, cell=_bare) for row in group]
+        table = [columns] + [_values(row, trials, cell=_bare, multi=multi_turn(group)) for row in group]
         widths = [max(len(line[index]) for line in table) for index in range(len(columns))]
         lines = [title] if len(grouped) > 1 else []
         lines += [
