@@ -73,8 +73,10 @@ def by_id(result: Any) -> dict[int, dict[str, Any]]:
     return {record["task_id"]: record for record in result.records}
 
 
-def test_a_user_that_stops_gets_the_agents_last_answer_scored(interactive: RunConfig) -> None:
-    result, agent_llm, user_llm = run_with(interactive, agent_policy, polite_user)
+def test_a_user_that_stops_gets_the_agents_last_answer_scored(interactive: RunConfig, tmp_path: Path) -> None:
+    prices = tmp_path / "prices.toml"  # US$ per million tokens; each scripted answer is 100 tokens in, 10 out
+    prices.write_text("[scripted-model]\ninput = 1.0\noutput = 10.0\n[user-model]\ninput = 2.0\noutput = 20.0\n")
+    result, agent_llm, user_llm = run_with(interactive, agent_policy, polite_user, prices=prices)
     records = by_id(result)
     assert {idx: record["status"] for idx, record in records.items()} == dict.fromkeys((1, 2, 3, 4), PASSED)
     first = records[1]
@@ -89,6 +91,10 @@ def test_a_user_that_stops_gets_the_agents_last_answer_scored(interactive: RunCo
     # the user's calls and tokens are its own, apart from the agent's
     assert len(dialogue["user_calls"]) == 3 and dialogue["user_usage"]["prompt_tokens"] == 300
     assert first["agent_info"]["num_turns"] == 3 and first["usage"]["prompt_tokens"] == 300
+    assert first["cost"] == pytest.approx(3 * 200e-6) and dialogue["user_cost"] == pytest.approx(3 * 400e-6)
+    user_costs = sum(record["dialogue"]["user_cost"] for record in records.values())
+    assert result.summary["user_cost"] == pytest.approx(user_costs)
+    assert result.summary["cost"] == pytest.approx(sum(record["cost"] for record in records.values()))
     assert first["answer"] == first["gt_answer"] and first["agent_info"]["end_reason"]["source"] == "agent"
     # the agent was told it is in a conversation, and got the user's words, never the whole query at once
     request = agent_llm.requests[0]
@@ -166,19 +172,36 @@ def test_a_user_that_leaks_the_answer_is_a_user_error_and_a_resume_runs_it_again
 
 
 @pytest.mark.parametrize(
-    ("first", "calls"),
+    ("first", "calls", "rule"),
     [
-        ("Hello! How can I help you today?", []),
-        ("As an AI language model, I will look this up.", []),
-        ("", [("issue_soql_query", {"query": "SELECT Id FROM Case"})]),
+        ("Hello! How can I help you today?", [], "broke_role"),
+        ("As an AI language model, I will look this up.", [], "broke_role"),
+        ("", [("issue_soql_query", {"query": "SELECT Id FROM Case"})], "broke_role"),
+        ("Who owns case 500Ws00000000zzzIAA since 2021-02-03?", [], "contradicted_goal"),
     ],
 )
-def test_a_user_that_breaks_role_is_a_user_error(interactive: RunConfig, first: str, calls: list[Any]) -> None:
+def test_a_user_that_breaks_role_or_its_goal_is_a_user_error(
+    interactive: RunConfig, first: str, calls: list[Any], rule: str
+) -> None:
     cfg = replace(interactive, tasks=("case_routing",), limit=1)
     result, agent_llm, _ = run_with(cfg, agent_policy, lambda body: Reply(first or None, tool_calls=calls))
     record = result.records[0]
-    assert record["status"] == USER_ERROR and record["error"]["rule"] == "broke_role"
+    assert record["status"] == USER_ERROR and record["error"]["rule"] == rule and record["score"] == 0.0
     assert agent_llm.requests == []  # the agent never saw the broken turn
+
+
+def test_the_users_calls_are_cached_and_replay_without_any_endpoint(interactive: RunConfig, tmp_path: Path) -> None:
+    cfg = replace(interactive, tasks=("case_routing",), cache=tmp_path / "cache")
+    first, _, user_llm = run_with(cfg, agent_policy, polite_user, out=tmp_path / "recorded")
+    assert [record["status"] for record in first.records] == [PASSED, PASSED] and user_llm.requests
+    down = lambda body: Failure(500, message="nobody home")  # noqa: E731
+    replayed, agent_llm, user_llm = run_with(cfg, down, down, out=tmp_path / "replayed", cache_mode="replay")
+    assert agent_llm.requests == [] and user_llm.requests == []
+    assert [record["dialogue"]["turns"] for record in replayed.records] == [
+        record["dialogue"]["turns"] for record in first.records
+    ]
+    assert [record["status"] for record in replayed.records] == [PASSED, PASSED]
+    assert all(call["cached"] for record in replayed.records for call in record["dialogue"]["user_calls"])
 
 
 def test_a_user_retry_with_another_seed_replaces_a_broken_conversation(interactive: RunConfig) -> None:
