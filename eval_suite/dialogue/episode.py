@@ -40,6 +40,14 @@ class Dialogue:
     def user_turns(self) -> int:
         return sum(1 for turn in self.turns if turn["speaker"] == "user" and not turn.get("stop"))
 
+    def paid(self) -> list[float | None]:
+        """The cost of every model call of the conversation beyond the agent's current ones: the user's calls,
+        and the agent's and user's calls of the earlier conversations a user failure ended (None: unpriced)."""
+        costs = [call.get("cost") for call in self.user_calls]
+        for earlier in self.attempts:
+            costs += [call.get("cost") for call in earlier["calls"] + earlier["user_calls"]]
+        return costs
+
     def to_json(self) -> dict[str, Any]:
         costs = [call.get("cost") for call in self.user_calls]
         usage = {
@@ -57,6 +65,7 @@ class Dialogue:
             "user_usage": usage if self.user_calls else None,
             "user_cost": None if any(cost is None for cost in costs) else sum(costs),
             "earlier": self.attempts,
+            "extra_costs": self.paid(),
         }
 
 

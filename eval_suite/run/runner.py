@@ -433,7 +433,7 @@ def _work(
     sessions = threading.local()
     # every attempt ever paid for, superseded ones too, the simulated user's calls included
     spent = [record.get("cost") for record in history]
-    spent += [(record.get("dialogue") or {}).get("user_cost") for record in history]
+    spent += [cost for record in history for cost in (record.get("dialogue") or {}).get("extra_costs", [])]
     counts = {
         "passed": 0,
         "scored": 0,
@@ -520,12 +520,11 @@ def _tally(
         counts["cost"] += record["cost"]
     elif record.get("calls"):
         counts["unpriced"] += 1
-    dialogue = record.get("dialogue") or {}
-    if dialogue.get("user_calls"):  # the simulated user's calls are paid for too
-        if dialogue.get("user_cost") is None:
-            counts["unpriced"] += 1
-        else:
-            counts["cost"] += dialogue["user_cost"]
+    # the simulated user's calls are paid for too, and so are the conversations --user-retries ran again
+    extra = (record.get("dialogue") or {}).get("extra_costs") or []
+    if any(cost is None for cost in extra):
+        counts["unpriced"] += 1
+    counts["cost"] += sum(cost for cost in extra if cost is not None)
     if status in SCORED:
         counts["scored"] += 1
         counts["passed"] += status == PASSED

@@ -95,6 +95,7 @@ def test_a_user_that_stops_gets_the_agents_last_answer_scored(interactive: RunCo
     user_costs = sum(record["dialogue"]["user_cost"] for record in records.values())
     assert result.summary["user_cost"] == pytest.approx(user_costs)
     assert result.summary["cost"] == pytest.approx(sum(record["cost"] for record in records.values()))
+    assert dialogue["extra_costs"] == [pytest.approx(400e-6)] * 3  # what --max-cost counts beside the agent
     assert first["answer"] == first["gt_answer"] and first["agent_info"]["end_reason"]["source"] == "agent"
     # the agent was told it is in a conversation, and got the user's words, never the whole query at once
     request = agent_llm.requests[0]
@@ -220,6 +221,8 @@ def test_a_user_retry_with_another_seed_replaces_a_broken_conversation(interacti
     assert record["status"] == PASSED and len(set(seeds)) == 2
     earlier = record["dialogue"]["earlier"]
     assert len(earlier) == 1 and earlier[0]["user_error"]["rule"] == "broke_role"
+    # the failed conversation's calls are counted with the attempt's, for --max-cost
+    assert len(record["dialogue"]["extra_costs"]) == len(record["dialogue"]["user_calls"]) + 1
 
 
 def test_an_agent_that_refuses_fails(interactive: RunConfig) -> None:
