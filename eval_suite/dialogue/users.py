@@ -29,10 +29,20 @@ class User(Protocol):
     def reply(self, agent_text: str) -> UserTurn: ...
 
 
+# A closing offer after an answer ("Anything else I can help with?") does not make the answer a question.
+_OFFER = re.compile(
+    r"anything else|something else|help (?:you )?with|further (?:help|assistance|questions)|other questions",
+    re.IGNORECASE,
+)
+_LAST_SENTENCE = re.compile(r"([^.!?\n]*)\?\s*$")
+
+
 def is_question(text: str) -> bool:
-    """Whether a message of the agent asks rather than answers: its last sentence ends with a question mark."""
+    """Whether a message of the agent asks rather than answers: its last sentence ends with a question mark
+    and is not a closing offer of more help."""
     visible = re.sub(r"<think>.*?</think>", "", text or "", flags=re.DOTALL).strip()
-    return visible.endswith("?")
+    last = _LAST_SENTENCE.search(visible)
+    return last is not None and not _OFFER.search(last.group(1))
 
 
 def split_stop(text: str) -> tuple[str, bool]:

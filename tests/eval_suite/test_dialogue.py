@@ -65,7 +65,7 @@ def test_the_scripted_user_answers_from_the_goals_facts_never_with_the_answer() 
     period = user.reply("Which period do you mean, and which product?")
     assert period.text.startswith(f"The period runs from {monthly.params['start']} up to {monthly.params['end']}")
     assert f"The product Id is {monthly.params['product_id']}." in period.text and not period.stop
-    assert user.reply("Anything else?").text == NOTHING_MORE
+    assert user.reply("Is that all you know?").text == NOTHING_MORE
     # a customer's product is the answer of a disambiguation: the user never names it
     ned = next(i for i in INSTANCES if i.task == "named_entity_disambiguation" and i.answer)
     user = ScriptedUser(goal_of(ned))
@@ -93,6 +93,8 @@ def test_the_rules_catch_a_user_that_fails_its_role() -> None:
     short = replace(goal, answer="OK")  # a state code: too short to tell from words, not checked
     assert check_turn(UserTurn("OK, thanks."), short, "") is None
     assert is_question("Which one? <think>hmm</think>") and not is_question("It is March.")
+    assert is_question("I found two. Which period do you mean?")
+    assert not is_question("It is March. Is there anything else I can help you with?")
 
 
 def interactive_oracle(out: Path, **changes: Any) -> list[dict[str, Any]]:
