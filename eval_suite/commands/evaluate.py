@@ -134,6 +134,10 @@ _FLAGS: list[tuple[str, dict[str, Any]]] = [
         "--user-retries",
         {"type": int, "help": "run a conversation a user failure ended again with another user seed (default 0)"},
     ),
+    (
+        "--user-judge",
+        {"help": "a model (on the user's endpoint) that judges the user's role; its verdict kept beside the rules"},
+    ),
     ("--db", {"help": "the org dump the mock serves (default: the default CRMArena org)"}),
     ("--f1-pass", {"type": float, "help": "token F1 from which a knowledge-QA answer counts as passed (default 0.5)"}),
     (

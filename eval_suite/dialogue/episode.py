@@ -35,6 +35,7 @@ class Dialogue:
     end: str = ""
     failure: UserFailure | None = None
     attempts: list[dict[str, Any]] = field(default_factory=list)  # earlier conversations a user failure ended
+    judge: dict[str, Any] | None = None  # --user-judge's verdict on the user (judge.py)
 
     @property
     def user_turns(self) -> int:
@@ -44,6 +45,8 @@ class Dialogue:
         """The cost of every model call of the conversation beyond the agent's current ones: the user's calls,
         and the agent's and user's calls of the earlier conversations a user failure ended (None: unpriced)."""
         costs = [call.get("cost") for call in self.user_calls]
+        if self.judge is not None:
+            costs.append(self.judge["call"].get("cost"))
         for earlier in self.attempts:
             costs += [call.get("cost") for call in earlier["calls"] + earlier["user_calls"]]
         return costs
@@ -65,6 +68,7 @@ class Dialogue:
             "user_usage": usage if self.user_calls else None,
             "user_cost": None if any(cost is None for cost in costs) else sum(costs),
             "earlier": self.attempts,
+            "judge": self.judge,
             "extra_costs": self.paid(),
         }
 

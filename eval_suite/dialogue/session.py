@@ -11,6 +11,7 @@ from ..agents.base import Episode, EpisodeContext
 from ..model.llm import LLM
 from .episode import Dialogue, converse
 from .goal import goal_of
+from .judge import judge_user
 from .scripted import ScriptedUser
 from .simulated import SimulatedUser
 from .speakers import speaker_for
@@ -25,6 +26,7 @@ class DialogueSettings:
     user_llm: LLM | None  # None: the scripted user
     max_user_turns: int = 10
     user_retries: int = 0
+    user_judge: LLM | None = None  # --user-judge: a model's verdict on the user, kept beside the rules
 
 
 def user_seed(seed: int | None, retry: int) -> int | None:
@@ -51,4 +53,6 @@ def run_dialogue(settings: DialogueSettings, agent: object, context: EpisodeCont
             break
         earlier.append({**dialogue.to_json(), "traj": episode.messages, "calls": episode.calls})
     dialogue.attempts = earlier
+    if settings.user_judge is not None and dialogue.failure is None:
+        dialogue.judge = judge_user(settings.user_judge, goal, dialogue.turns, context.scope)
     return episode, dialogue

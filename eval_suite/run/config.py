@@ -70,6 +70,7 @@ class RunConfig:
     user_base_url: str | None = None  # default: CRMARENA_USER_BASE_URL, else the agent's endpoint
     max_user_turns: int = 10
     user_retries: int = 0  # a conversation a user failure ended is run again with another user seed, this often
+    user_judge: str | None = None  # a model judging the user (on the user's endpoint), reported beside the rules
 
     def check(self) -> RunConfig:
         """The config with its defaults filled in, or ConfigError naming what is wrong."""
@@ -119,7 +120,8 @@ class RunConfig:
     def _check_dialogue(self) -> str | None:
         """The user of an interactive run (``scripted`` or ``model``), or None for a single-turn one."""
         if not self.interactive:
-            named = [name for name in ("user", "user_model", "user_base_url") if getattr(self, name) is not None]
+            names = ("user", "user_model", "user_base_url", "user_judge")
+            named = [name for name in names if getattr(self, name) is not None]
             if named:
                 raise ConfigError(f"--{named[0].replace('_', '-')} is a setting of --interactive runs")
             return None

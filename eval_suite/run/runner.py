@@ -261,22 +261,34 @@ def _dialogue(
     """The simulated user of an interactive run, its endpoint checked like the agent's."""
     if not config.interactive:
         return None
-    user_llm = None
-    if config.user_model:
-        endpoint = EndpointConfig(
-            model=config.user_model,
-            base_url=config.user_base_url,
-            temperature=config.temperature,
-            timeout=config.timeout,
-            retries=config.retries,
-            retry_base=config.retry_base,
-            max_concurrency=config.max_concurrent_requests or config.workers,
-            api_key=os.environ.get("CRMARENA_USER_API_KEY") or os.environ.get("OPENAI_API_KEY"),
-        )
-        user_llm = LLM(endpoint, cache=cache, prices=prices)
-        say(f"user: {config.user_model} at {user_llm.endpoint}")
-        check_endpoint(user_llm, tools=False, on_retry=lambda text: say(f"retrying the user endpoint check: {text}"))
-    return DialogueSettings(config.user_model or SCRIPTED, user_llm, config.max_user_turns, config.user_retries)
+    user_llm = _user_llm(config, config.user_model, cache, prices, say) if config.user_model else None
+    judge = _user_llm(config, config.user_judge, cache, prices, say, 0.0) if config.user_judge else None
+    return DialogueSettings(config.user_model or SCRIPTED, user_llm, config.max_user_turns, config.user_retries, judge)
+
+
+def _user_llm(
+    config: RunConfig,
+    model: str,
+    cache: ResponseCache | None,
+    prices: PriceTable,
+    say: Callable[[str], None],
+    temperature: float | None = None,
+) -> LLM:
+    """A model on the user's endpoint (the user, or its judge at temperature 0), checked like the agent's."""
+    endpoint = EndpointConfig(
+        model=model,
+        base_url=config.user_base_url,
+        temperature=config.temperature if temperature is None else temperature,
+        timeout=config.timeout,
+        retries=config.retries,
+        retry_base=config.retry_base,
+        max_concurrency=config.max_concurrent_requests or config.workers,
+        api_key=os.environ.get("CRMARENA_USER_API_KEY") or os.environ.get("OPENAI_API_KEY"),
+    )
+    llm = LLM(endpoint, cache=cache, prices=prices)
+    say(f"user: {model} at {llm.endpoint}")
+    check_endpoint(llm, tools=False, on_retry=lambda text: say(f"retrying the user endpoint check: {text}"))
+    return llm
 
 
 def _protocol(config: RunConfig, capabilities: Capabilities | None) -> str | None:
@@ -374,6 +386,7 @@ def _manifest(
         "user_base_url": config.user_base_url if config.user_model else None,
         "max_user_turns": config.max_user_turns if config.interactive else None,
         "user_retries": config.user_retries if config.interactive else None,
+        "user_judge": config.user_judge,
         "selection": {
             "tasks": list(config.tasks) if config.tasks else "all",
             "limit": config.limit,

@@ -273,3 +273,24 @@ def test_interactive_settings_are_checked(base_config: RunConfig, tmp_path: Path
     args = evaluate.argparse.Namespace(config=None, interactive=True, max_user_turns=3, user_retries=2)
     parsed = evaluate.config_from(args)
     assert parsed.interactive and parsed.max_user_turns == 3 and parsed.user_retries == 2
+
+
+def test_the_user_judge_gives_its_verdict_beside_the_rules_never_instead(interactive: RunConfig) -> None:
+    def verdict(body: dict[str, Any]) -> Reply:
+        prompt = body["messages"][0]["content"]
+        if "Refund please" in prompt:
+            return Reply("VERDICT: ok")
+        return Reply("VERDICT: user_error it hinted at the answer")
+
+    cfg = replace(interactive, tasks=("case_routing",), user_model=None, user_judge="judge-model")
+    with ScriptedLLM(agent_policy) as agent_llm, ScriptedLLM(verdict) as judge_llm:
+        result = run(config(cfg, base_url=agent_llm.url, user_base_url=judge_llm.url))
+    records = by_id(result)
+    assert records[1]["status"] == records[4]["status"] == PASSED  # the rules decide; the judge is reported
+    assert records[1]["dialogue"]["judge"]["verdict"] == "ok"
+    judged = records[4]["dialogue"]["judge"]
+    assert judged["verdict"] == "user_error" and judged["reason"] == "it hinted at the answer"
+    assert judged["model"] == "judge-model" and len(records[4]["dialogue"]["extra_costs"]) == 1
+    prompt = judge_llm.requests[0]["messages"][0]["content"]
+    assert "USER: Which agent owns the case" in prompt and "AGENT: " in prompt and "005" in prompt
+    assert result.manifest["user_judge"] == "judge-model"
