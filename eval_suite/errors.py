@@ -15,7 +15,7 @@ class InfraError(Exception):
     def __init__(self, message: str, *, fatal: bool = False, source: str = "llm") -> None:
         super().__init__(message)
         self.fatal = fatal
-        self.source = source  # "llm", "org" or "judge"
+        self.source = source  # "llm", "org", "judge" or "user" (the simulated user's model, --interactive)
 
 
 class AgentError(Exception):

@@ -80,17 +80,23 @@ class TurnLoop(ABC):
         """Append the reply and what it leads to; set ``episode.answer`` and ``end_reason`` to finish."""
 
     def run(self, context: EpisodeContext) -> Episode:
+        return self.advance(context, Episode(messages=self.opening(context)))
+
+    def advance(self, context: EpisodeContext, episode: Episode) -> Episode:
+        """Run up to ``max_turns`` model turns on ``episode`` until the model answers (in a conversation, until
+        its next message to the user)."""
         if context.llm is None:
             raise ValueError(f"the {self.name} agent needs a model")
-        episode = Episode(messages=self.opening(context))
+        steps = 0
         try:
-            while episode.turns < context.max_turns:
+            while steps < context.max_turns:
                 if context.cancelled():
                     raise Cancelled()
                 completion = context.llm.complete(
                     episode.messages, tools=self.tools(context), seed=context.seed, scope=context.scope
                 )
                 episode.turns += 1
+                steps += 1
                 episode.calls.append(completion.call_info())
                 self.act(context, episode, completion)
                 if episode.end_reason:
@@ -102,6 +108,10 @@ class TurnLoop(ABC):
             error.episode = episode  # type: ignore[attr-defined]  # the record keeps the partial conversation
             raise
         return episode
+
+    def hear(self, episode: Episode, text: str) -> None:
+        """Add the user's next message after the model's last one (a conversation goes on)."""
+        episode.messages.append({"role": "user", "content": text})
 
     @staticmethod
     def observe(episode: Episode, text: str) -> str:

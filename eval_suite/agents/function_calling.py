@@ -23,6 +23,7 @@ from .base import Episode, EpisodeContext, TurnLoop, visible_text
 PROTOCOLS = ("native", "text")
 PARALLEL_POLICIES = ("first", "all")
 _TEXT_CALL = re.compile(r"<tool_call>\s*(.*?)\s*(?:</tool_call>|\Z)", re.DOTALL | re.IGNORECASE)
+DELIVERED = "Sent to the user."
 NOT_RUN = "Not run: only the first tool call of a message is run. Call it again on its own."
 
 
@@ -98,6 +99,17 @@ class FunctionCalling(TurnLoop):
                     return
                 result = f"Result of {call['name']}:\n{result}"
         episode.messages.append({"role": "user", "content": result})
+
+    def hear(self, episode: Episode, text: str) -> None:
+        """Close the calls of the message that ended the turn (a request needs a result for each), then the
+        user's message."""
+        last = episode.messages[-1] if episode.messages else {}
+        if self.protocol == "native" and last.get("role") == "assistant":
+            for call in last.get("tool_calls") or []:
+                done = call["function"]["name"] == RESPOND
+                result = DELIVERED if done else NOT_RUN
+                episode.messages.append({"role": "tool", "tool_call_id": call["id"], "content": result})
+        super().hear(episode, text)
 
     def _run(self, context: EpisodeContext, episode: Episode, name: str, arguments_text: str) -> str:
         """Run one call: the observation text, or end the episode when it is ``respond``."""

@@ -84,14 +84,15 @@ class Oracle:
     def run(self, context: EpisodeContext) -> Episode:
         episode = Episode(messages=[{"role": "user", "content": context.instance.query}])
         try:
-            self._solve(context, episode)
+            self.solve(context, episode)
         except (InfraError, OracleError) as error:
             error.episode = episode  # type: ignore[union-attr]  # the record keeps the partial conversation
             raise
         return episode
 
     @staticmethod
-    def _solve(context: EpisodeContext, episode: Episode) -> None:
+    def solve(context: EpisodeContext, episode: Episode) -> None:
+        """Run the reference solution as tool calls on ``episode``, ending with its answer."""
         calls = reference_calls(context.instance)
         call = next(calls)
         while True:

@@ -111,6 +111,33 @@ _FLAGS: list[tuple[str, dict[str, Any]]] = [
             "help": "browser and ui-oracle: the org's query console on (default) or off (the agent must navigate)",
         },
     ),
+    (
+        "--interactive",
+        {
+            "action": "store_true",
+            "default": None,
+            "help": "multi-turn: a simulated user gives the query piece by piece (act, react, fc, fc-sql, oracle); "
+            "--max-turns then counts the agent's steps per user turn",
+        },
+    ),
+    (
+        "--user",
+        {"choices": ("scripted", "model"), "help": "the simulated user: scripted (default) or model (--user-model)"},
+    ),
+    ("--user-model", {"help": "the user's model name (any OpenAI-compatible endpoint; implies --user model)"}),
+    (
+        "--user-base-url",
+        {"help": "the user model's endpoint (default: $CRMARENA_USER_BASE_URL, else the agent's endpoint)"},
+    ),
+    ("--max-user-turns", {"type": int, "help": "user messages per conversation, its stop apart (default 10)"}),
+    (
+        "--user-retries",
+        {"type": int, "help": "run a conversation a user failure ended again with another user seed (default 0)"},
+    ),
+    (
+        "--user-judge",
+        {"help": "a model (on the user's endpoint) that judges the user's role; its verdict kept beside the rules"},
+    ),
     ("--db", {"help": "the org dump the mock serves (default: the default CRMArena org)"}),
     ("--f1-pass", {"type": float, "help": "token F1 from which a knowledge-QA answer counts as passed (default 0.5)"}),
     (

@@ -22,12 +22,12 @@ from markupsafe import Markup
 
 from ..run.records import PASSED
 from .leaderboard import ordered
-from .table import NOTE, Row, _columns, _values, max_trials, pass_values, sections, warnings
+from .table import NOTE, Row, _columns, _values, max_trials, multi_turn, pass_values, sections, warnings
 
 CHUNK = 50  # attempts per trajectory file
 ORG_URL = "https://127.0.0.1:8443"  # where `crmarena serve` listens by default
 # The browser's order: what went wrong first (the model's failures, then errors that were not its fault).
-VERDICT_ORDER = {"failed": 0, "agent_error": 1, "infra_error": 2, "harness_error": 3, PASSED: 4}
+VERDICT_ORDER = {"failed": 0, "agent_error": 1, "infra_error": 2, "user_error": 3, "harness_error": 4, PASSED: 5}
 
 
 def _score_cell(score: dict[str, Any] | None) -> Markup:
@@ -52,7 +52,7 @@ def write_browser(rows: Sequence[Row], out: Path, plots: Sequence[Path], org_url
     (data / "traj").mkdir(parents=True)
     every = [(row_index, record) for row_index, row in enumerate(rows) for record in row.run.records]
     every.sort(
-        key=lambda item: (VERDICT_ORDER.get(item[1]["status"], 5), item[0], item[1]["task_id"], item[1]["trial"])
+        key=lambda item: (VERDICT_ORDER.get(item[1]["status"], 6), item[0], item[1]["task_id"], item[1]["trial"])
     )
     attempts = [
         [
@@ -90,7 +90,8 @@ def write_browser(rows: Sequence[Row], out: Path, plots: Sequence[Path], org_url
         trials = max_trials(group)
         # pass^k in a table of its own, so that the leaderboard is as wide for 8 trials as for 1.
         passes = [{"run": row.run.label, "values": pass_values(row, trials)} for row in group] if trials > 1 else []
-        lines = [_values(row, trials, cell=_score_cell, passes_too=False) for row in group]
+        multi = multi_turn(group)
+        lines = [_values(row, trials, cell=_score_cell, passes_too=False, multi=multi) for row in group]
         tables.append(
             {
                 "title": title,
@@ -123,7 +124,15 @@ def _detail(record: dict[str, Any]) -> dict[str, Any]:
         "error": (error.get("message") if isinstance(error, dict) else str(error)) if error else None,
         "score": record.get("score"),
         "extraction": record.get("extraction"),
+        "conversation": _conversation(record.get("dialogue")),
     }
+
+
+def _conversation(dialogue: Any) -> dict[str, Any] | None:
+    """A multi-turn attempt's user and agent turns, as the browser shows them (None: single-turn)."""
+    if not isinstance(dialogue, dict):
+        return None
+    return {"user": dialogue.get("user"), "end": dialogue.get("end"), "turns": dialogue.get("turns") or []}
 
 
 def _write_chunk(data: Path, number: int, entries: dict[int, Any]) -> None:

@@ -82,6 +82,8 @@ def summarize(records: Sequence[dict[str, Any]], manifest: dict[str, Any], trial
         values = [entry["pass_k"][k] for entry in tasks.values() if entry["pass_k"][k] is not None]
         pass_k_overall[k] = sum(values) / len(values) if values and complete else None
     costs = [record.get("cost") for record in records]
+    dialogues = [record["dialogue"] for record in records if record.get("dialogue")]
+    user_costs = [dialogue.get("user_cost") for dialogue in dialogues if dialogue.get("user_calls")]
     target = manifest.get("target") or {}
     return {
         "model": manifest.get("model"),
@@ -102,6 +104,8 @@ def summarize(records: Sequence[dict[str, Any]], manifest: dict[str, Any], trial
         "overall": {"score": asdict(overall) if overall else None, "pass_k": pass_k_overall},
         "statuses": _statuses(records),
         "cost": None if any(cost is None for cost in costs) else sum(costs),
+        # a multi-turn run's simulated user, apart from the agent's cost (None: a price unknown; 0: no model user)
+        "user_cost": None if any(cost is None for cost in user_costs) else sum(user_costs),
         "tokens": {
             key: sum((record.get("usage") or {}).get(key) or 0 for record in records)
             for key in ("prompt_tokens", "completion_tokens")

@@ -16,8 +16,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..run.identity import key_text, surface_of, task_set_of, task_set_title
-from ..run.records import HARNESS_ERROR, INFRA_ERROR
+from ..run.identity import key_text, surface_of, task_set_of, task_set_title, turns_of
+from ..run.records import HARNESS_ERROR, INFRA_ERROR, USER_ERROR
 from .leaderboard import TASK_ORDER, partial_mark, summarize
 from .runs import Run
 
@@ -33,6 +33,12 @@ class Row:
     def errors(self) -> int:
         statuses = self.summary["statuses"]
         return statuses[INFRA_ERROR] + statuses[HARNESS_ERROR]
+
+    @property
+    def user_errors(self) -> str:
+        """Attempts a simulated user's failure ended, and their share of the attempts: ``2 (5.0%)``."""
+        count = self.summary["statuses"].get(USER_ERROR, 0)
+        return f"{count} ({100 * count / self.attempts:.1f}%)" if self.attempts else str(count)
 
     @property
     def attempts(self) -> int:
@@ -93,16 +99,24 @@ def _percent(value: float | None) -> str:
     return "–" if value is None else f"{100 * value:.1f}"
 
 
+def multi_turn(rows: Sequence[Row]) -> bool:
+    """Whether any row is a multi-turn run: only then do the tables show the turns and user-error columns."""
+    return any(turns_of(row.run.manifest) == "multi" for row in rows)
+
+
 def _columns(rows: Sequence[Row], *, passes_too: bool = True) -> list[str]:
     trials = max_trials(rows)
     passes = [f"pass^{k}" for k in range(1, trials + 1)] if trials > 1 and passes_too else []
+    multi = multi_turn(rows)
     return [
         "run",
         "n",
         "surface",
+        *(["turns"] if multi else []),
         *(abbr for _, abbr in TASK_ORDER),
         "Overall",
         "errors",
+        *(["user errors"] if multi else []),
         "cost/attempt",
         "tokens/attempt",
         *passes,
@@ -110,7 +124,12 @@ def _columns(rows: Sequence[Row], *, passes_too: bool = True) -> list[str]:
 
 
 def _values(
-    row: Row, trials: int, *, cell: Callable[[dict[str, Any] | None], Any], passes_too: bool = True
+    row: Row,
+    trials: int,
+    *,
+    cell: Callable[[dict[str, Any] | None], Any],
+    passes_too: bool = True,
+    multi: bool = False,
 ) -> list[Any]:
     tasks = row.summary["tasks"]
     cost = row.per_attempt(row.summary["cost"])
@@ -120,9 +139,11 @@ def _values(
         row.run.label,
         row.n,
         row.surface,
+        *([turns_of(row.run.manifest)] if multi else []),
         *(cell(tasks[task]["score"]) if task in tasks else cell(None) for task, _ in TASK_ORDER),
         overall,
         str(row.errors),
+        *([row.user_errors] if multi else []),
         "unknown" if cost is None else f"${cost:.4f}",
         f"{row.per_attempt(row.tokens) or 0:.0f}",
         *passes,
@@ -137,8 +158,11 @@ def pass_values(row: Row, trials: int) -> list[str]:
 NOTE = (
     "Scores in % with 95% bootstrap intervals (knowledge QA: mean token F1); n is instances × trials scored; "
     "surface is how the agent reached the org (api: tools and queries; ui: the web pages alone); "
+    "turns (shown when a run is multi-turn): single (the whole query at once) or multi (a simulated user "
+    "gives it piece by piece); "
     "Overall only when every task is complete; errors are attempts that ended in an infrastructure or harness "
-    "error, not scored; pass^k over the trials of each instance."
+    "error, user errors those a simulated user's failure ended (count and share of the attempts), neither "
+    "scored; pass^k over the trials of each instance."
 )
 
 
@@ -154,7 +178,8 @@ def to_markdown(rows: Sequence[Row]) -> str:
         columns, trials = _columns(group), max_trials(group)
         lines = [f"## {title}", ""] if len(grouped) > 1 else []
         lines += ["| " + " | ".join(columns) + " |", "|" + "|".join(" --- " for _ in columns) + "|"]
-        lines += ["| " + " | ".join(_values(row, trials, cell=_cell)) + " |" for row in group]
+        multi = multi_turn(group)
+        lines += ["| " + " | ".join(_values(row, trials, cell=_cell, multi=multi)) + " |" for row in group]
         parts.append("\n".join(lines))
     found = warnings(rows)
     listed = "\n\n**Warnings**\n\n" + "\n".join(f"- {text}" for text in found) if found else ""
@@ -164,11 +189,11 @@ def to_markdown(rows: Sequence[Row]) -> str:
 def to_csv(rows: Sequence[Row]) -> str:
     """One column per number, so a spreadsheet can sort by any of them; each row names its task set."""
     trials = max_trials(rows)
-    header = ["run", "model", "agent", "surface", "ui_console", "aided", "tools", "label", "task_set"]
+    header = ["run", "model", "agent", "surface", "turns", "ui_console", "aided", "tools", "label", "task_set"]
     header += ["instances", "trials", "complete"]
     for _, abbr in (*TASK_ORDER, ("overall", "Overall")):
         header += [abbr, f"{abbr}_low", f"{abbr}_high", f"{abbr}_n"]
-    header += ["errors", "attempts", "cost_per_attempt", "tokens_per_attempt"]
+    header += ["errors", "user_errors", "user_error_rate", "attempts", "cost_per_attempt", "tokens_per_attempt"]
     header += [f"pass^{k}" for k in range(1, trials + 1)]
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
@@ -180,6 +205,7 @@ def to_csv(rows: Sequence[Row]) -> str:
             key.model,
             key.agent,
             surface_of(row.run.manifest),
+            turns_of(row.run.manifest),
             row.run.manifest.get("ui_console") or "",
             key.aided,
             ",".join(key.tools),
@@ -192,7 +218,9 @@ def to_csv(rows: Sequence[Row]) -> str:
         for task, _ in TASK_ORDER:
             values += _numbers(tasks[task]["score"] if task in tasks else None)
         values += _numbers(summary["overall"]["score"])
-        values += [row.errors, row.attempts, _round(row.per_attempt(summary["cost"]))]
+        user_errors = summary["statuses"].get(USER_ERROR, 0)
+        values += [row.errors, user_errors, _round(row.per_attempt(user_errors)), row.attempts]
+        values.append(_round(row.per_attempt(summary["cost"])))
         values.append(_round(row.per_attempt(row.tokens)))
         values += [_round(summary["overall"]["pass_k"].get(k)) for k in range(1, trials + 1)]
         writer.writerow(values)
@@ -215,7 +243,7 @@ def to_terminal(rows: Sequence[Row]) -> str:
     grouped = sections(rows)
     for title, group in grouped:
         columns, trials = _columns(group), max_trials(group)
-        table = [columns] + [_values(row, trials, cell=_bare) for row in group]
+        table = [columns] + [_values(row, trials, cell=_bare, multi=multi_turn(group)) for row in group]
         widths = [max(len(line[index]) for line in table) for index in range(len(columns))]
         lines = [title] if len(grouped) > 1 else []
         lines += [

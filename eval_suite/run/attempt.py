@@ -2,8 +2,9 @@
 
 The status says whose outcome it is: ``passed`` / ``failed`` (the answer was scored), ``agent_error``
 (no answer: out of turns, or out of context window), ``infra_error`` (the endpoint or the org failed
-after the retries) or ``harness_error`` (a bug of ours, with its traceback). Only the first three
-are scored.
+after the retries), ``user_error`` (in a conversation, the simulated user failed at its role:
+eval_suite/dialogue/checks.py) or ``harness_error`` (a bug of ours, with its traceback). Only the
+first three are scored.
 """
 
 from __future__ import annotations
@@ -18,12 +19,14 @@ from typing import Any
 from fixtures.tasks.model import Instance
 
 from ..agents.base import Agent, Episode, EpisodeContext
+from ..dialogue.episode import Dialogue
+from ..dialogue.session import DialogueSettings, run_dialogue
 from ..errors import Cancelled, InfraError
 from ..model.llm import LLM
 from ..scoring.answers import score
 from ..scoring.judge import judge
 from ..tools.toolbox import Tool, Toolbox
-from .records import AGENT_ERROR, FAILED, HARNESS_ERROR, INFRA_ERROR, PASSED
+from .records import AGENT_ERROR, FAILED, HARNESS_ERROR, INFRA_ERROR, PASSED, USER_ERROR
 
 
 def derive_seed(base: int, idx: int, trial: int) -> int:
@@ -41,6 +44,7 @@ class AttemptSettings:
     aided: bool
     seed: int
     f1_pass: float
+    dialogue: DialogueSettings | None = None  # --interactive: a simulated user gives the query
 
 
 def run_attempt(
@@ -53,6 +57,7 @@ def run_attempt(
     """The attempt's record; Cancelled propagates (a stopping run keeps no half attempt)."""
     started, clock = time.time(), time.perf_counter()
     episode: Episode | None = None
+    dialogue: Dialogue | None = None
     error: dict[str, Any] | None = None
     judgement = None
     try:
@@ -67,8 +72,14 @@ def run_attempt(
             scope=f"{instance.idx}:{trial}",
             cancelled=cancelled,
         )
-        episode = settings.agent.run(context)
-        if episode.answered:
+        if settings.dialogue is not None:
+            episode, dialogue = run_dialogue(settings.dialogue, settings.agent, context)
+        else:
+            episode = settings.agent.run(context)
+        if dialogue is not None and dialogue.failure is not None:  # never scored against the agent
+            result, reward, status = None, 0.0, USER_ERROR
+            error = {"type": "UserError", "source": "user", **dialogue.failure.to_json()}
+        elif episode.answered:
             result = score(
                 instance.task, instance.reward_metric, instance.answer, episode.answer, f1_pass=settings.f1_pass
             )
@@ -83,15 +94,19 @@ def run_attempt(
         raise
     except InfraError as failure:
         episode = getattr(failure, "episode", episode)
+        dialogue = getattr(failure, "dialogue", dialogue)
         result, reward, status = None, 0.0, INFRA_ERROR
         error = {"type": "InfraError", "source": failure.source, "fatal": failure.fatal, "message": str(failure)}
     except Exception as failure:  # the runner's per-attempt guard: a bug of ours ends one attempt, not the run
         episode = getattr(failure, "episode", episode)  # what the agent did before the bug, where it kept it
         result, reward, status = None, 0.0, HARNESS_ERROR
         error = {"type": type(failure).__name__, "message": str(failure), "traceback": traceback.format_exc()}
-    return _record(
+    record = _record(
         instance, trial, status, reward, result, judgement, episode, error, started, time.perf_counter() - clock
     )
+    if settings.dialogue is not None:  # the user's turns, model calls and cost, apart from the agent's
+        record["dialogue"] = dialogue.to_json() if dialogue is not None else None
+    return record
 
 
 def _record(

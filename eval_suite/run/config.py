@@ -17,6 +17,8 @@ AGENTS = ("act", "react", "fc", "fc-sql", "browser", "oracle", "ui-oracle", "nul
 MODEL_AGENTS = frozenset({"act", "react", "fc", "fc-sql", "browser"})
 UI_AGENTS = frozenset({"browser", "ui-oracle"})  # the org's web pages are their only tool
 TOOL_AGENTS = frozenset({"fc", "fc-sql", "oracle"})
+INTERACTIVE_AGENTS = frozenset({"act", "react", "fc", "fc-sql", "oracle"})  # --interactive: they hold a conversation
+USERS = ("scripted", "model")
 
 
 class ConfigError(ValueError):
@@ -61,6 +63,14 @@ class RunConfig:
     f1_pass: float = 0.5
     progress: bool = True
     ui_console: str = "on"  # the UI agents: the org's query console served (on) or taken away (off)
+    # --interactive (eval_suite/dialogue): a simulated user gives the query piece by piece
+    interactive: bool = False
+    user: str | None = None  # scripted, or model (a user model: --user-model); default model when one is named
+    user_model: str | None = None
+    user_base_url: str | None = None  # default: CRMARENA_USER_BASE_URL, else the agent's endpoint
+    max_user_turns: int = 10
+    user_retries: int = 0  # a conversation a user failure ended is run again with another user seed, this often
+    user_judge: str | None = None  # a model judging the user (on the user's endpoint), reported beside the rules
 
     def check(self) -> RunConfig:
         """The config with its defaults filled in, or ConfigError naming what is wrong."""
@@ -95,13 +105,42 @@ class RunConfig:
         if self.ui_console == "off" and self.agent not in UI_AGENTS:
             raise ConfigError(f"--ui-console is a setting of the browser and ui-oracle agents, not {self.agent}")
         self.sharding()
+        user = self._check_dialogue()
         if self.tools is not None and self.agent not in TOOL_AGENTS:
             raise ConfigError(f"--tools selects tool categories of the fc, fc-sql and oracle agents, not {self.agent}")
         console = "noconsole" if self.ui_console == "off" else None
+        mode = f"interactive-{self.user_model or 'scripted'}" if self.interactive else None
         out = self.out or Path("runs") / _slug(
-            "-".join(filter(None, (self.model, self.agent, console, self._sampling_name(), self.label)))
+            "-".join(filter(None, (self.model, self.agent, console, mode, self._sampling_name(), self.label)))
         )
-        return replace(self, out=Path(out), base_url=self.base_url or os.environ.get("OPENAI_BASE_URL") or None)
+        base_url = self.base_url or os.environ.get("OPENAI_BASE_URL") or None
+        user_base_url = (self.user_base_url or os.environ.get("CRMARENA_USER_BASE_URL") or base_url) if user else None
+        return replace(self, out=Path(out), base_url=base_url, user=user, user_base_url=user_base_url)
+
+    def _check_dialogue(self) -> str | None:
+        """The user of an interactive run (``scripted`` or ``model``), or None for a single-turn one."""
+        if not self.interactive:
+            names = ("user", "user_model", "user_base_url", "user_judge")
+            named = [name for name in names if getattr(self, name) is not None]
+            if named:
+                raise ConfigError(f"--{named[0].replace('_', '-')} is a setting of --interactive runs")
+            return None
+        if self.agent not in INTERACTIVE_AGENTS:
+            raise ConfigError(
+                f"--interactive works with the {', '.join(sorted(INTERACTIVE_AGENTS))} agents, not {self.agent}"
+            )
+        user = self.user or ("model" if self.user_model else "scripted")
+        if user not in USERS:
+            raise ConfigError("--user must be scripted or model")
+        if user == "model" and not self.user_model:
+            raise ConfigError("--user model needs --user-model (and CRMARENA_USER_API_KEY or OPENAI_API_KEY)")
+        if user == "scripted" and self.user_model:
+            raise ConfigError("--user scripted takes no --user-model")
+        if self.max_user_turns < 1:
+            raise ConfigError("--max-user-turns must be at least 1")
+        if self.user_retries < 0:
+            raise ConfigError("--user-retries must be at least 0")
+        return user
 
     def sharding(self) -> tuple[Shard, str | None] | None:
         """The shard this machine runs and the variable its index came from (None: the whole run)."""

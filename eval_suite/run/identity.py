@@ -36,6 +36,9 @@ RESUME_IDENTITY = (
     "surface",
     "ui_console",
     "shard",
+    "interactive",
+    "user",
+    "max_user_turns",
 )
 
 # The configuration a report row stands for, each field with the words a label uses for it.
@@ -59,6 +62,8 @@ CONFIGURATION = {
     "sampling": "sampling",
     "ui_console": "query console",
     "shards": "shards",
+    "turns": "turns",  # single, or multi (--interactive: a simulated user)
+    "user": "user",
 }
 ORIGINAL = "original CRMArena harness"
 OURS = "crmarena eval"
@@ -72,10 +77,16 @@ def configuration(manifest: dict[str, Any]) -> dict[str, Any]:
     values["task_set"] = task_set_of(manifest)
     shard = manifest.get("shard")
     values["shards"] = shard.get("count") if isinstance(shard, dict) and source == OURS else None
+    values["turns"] = turns_of(manifest)
     if source == OURS and "sampling" not in manifest:  # a manifest from before --sample: its --limit
         limit = (manifest.get("selection") or {}).get("limit")
         values["sampling"] = {"limit": limit} if limit else {}
     return values
+
+
+def turns_of(manifest: dict[str, Any]) -> str:
+    """``multi`` for a conversation with a simulated user (``--interactive``), else ``single``."""
+    return "multi" if manifest.get("interactive") else "single"
 
 
 def surface_of(manifest: dict[str, Any]) -> str:

@@ -126,7 +126,8 @@ def _tally(counts: dict[str, Any]) -> str:
         return "nothing finished yet"
     rate = counts["passed"] / counts["scored"] if counts["scored"] else 0.0
     cost = "cost unknown" if counts.get("cost") is None else f"${counts['cost']:.4f}"
-    return f"pass {rate:.1%} · infra {counts['infra']} · harness {counts['harness']} · {cost}"
+    user = f" · user {counts['user']}" if counts.get("user") else ""
+    return f"pass {rate:.1%} · infra {counts['infra']}{user} · harness {counts['harness']} · {cost}"
 
 
 def _duration(seconds: float) -> str:

@@ -23,14 +23,15 @@ RECORDS_FILE = "records.jsonl"
 MANIFEST_FILE = "run.json"
 SUMMARY_FILE = "summary.json"
 
-PASSED, FAILED, AGENT_ERROR, INFRA_ERROR, HARNESS_ERROR = (
+PASSED, FAILED, AGENT_ERROR, INFRA_ERROR, USER_ERROR, HARNESS_ERROR = (
     "passed",
     "failed",
     "agent_error",
     "infra_error",
+    "user_error",  # the simulated user failed at its role (--interactive): re-run on resume, like infra_error
     "harness_error",
 )
-STATUSES = (PASSED, FAILED, AGENT_ERROR, INFRA_ERROR, HARNESS_ERROR)
+STATUSES = (PASSED, FAILED, AGENT_ERROR, INFRA_ERROR, USER_ERROR, HARNESS_ERROR)
 SCORED = frozenset({PASSED, FAILED, AGENT_ERROR})  # the model's own outcomes; the others are ours or the world's
 
 Unit = tuple[int, int]  # (task_id, trial)

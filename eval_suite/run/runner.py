@@ -40,6 +40,7 @@ from ..agents.baselines import MajorityAgent, NullAgent
 from ..agents.function_calling import FunctionCalling
 from ..agents.react import ReAct
 from ..browser.session import chromium_missing
+from ..dialogue.session import SCRIPTED, DialogueSettings
 from ..errors import Cancelled
 from ..model.cache import ResponseCache
 from ..model.llm import LLM, EndpointConfig, PriceTable
@@ -58,6 +59,7 @@ from .records import (
     RECORDS_FILE,
     SCORED,
     SUMMARY_FILE,
+    USER_ERROR,
     RecordLog,
     latest,
     read_json,
@@ -149,8 +151,9 @@ def run(
             _check_resume(previous, manifest)
             write_json_atomic(out / MANIFEST_FILE, manifest)
             judge = _llm(config, config.judge, cache, prices, temperature=0.0) if config.judge else None
+            dialogue = _dialogue(config, cache, prices, say)
             settings = AttemptSettings(
-                agent, chosen_tools, llm, judge, config.max_turns, config.aided, config.seed, config.f1_pass
+                agent, chosen_tools, llm, judge, config.max_turns, config.aided, config.seed, config.f1_pass, dialogue
             )
             try:
                 stopped = _work(config, settings, attempts(instances, config.trials, shard), target, out)
@@ -252,6 +255,42 @@ def _llm(
     return LLM(endpoint, cache=cache, prices=prices)
 
 
+def _dialogue(
+    config: RunConfig, cache: ResponseCache | None, prices: PriceTable, say: Callable[[str], None]
+) -> DialogueSettings | None:
+    """The simulated user of an interactive run, its endpoint checked like the agent's."""
+    if not config.interactive:
+        return None
+    user_llm = _user_llm(config, config.user_model, cache, prices, say) if config.user_model else None
+    judge = _user_llm(config, config.user_judge, cache, prices, say, 0.0) if config.user_judge else None
+    return DialogueSettings(config.user_model or SCRIPTED, user_llm, config.max_user_turns, config.user_retries, judge)
+
+
+def _user_llm(
+    config: RunConfig,
+    model: str,
+    cache: ResponseCache | None,
+    prices: PriceTable,
+    say: Callable[[str], None],
+    temperature: float | None = None,
+) -> LLM:
+    """A model on the user's endpoint (the user, or its judge at temperature 0), checked like the agent's."""
+    endpoint = EndpointConfig(
+        model=model,
+        base_url=config.user_base_url,
+        temperature=config.temperature if temperature is None else temperature,
+        timeout=config.timeout,
+        retries=config.retries,
+        retry_base=config.retry_base,
+        max_concurrency=config.max_concurrent_requests or config.workers,
+        api_key=os.environ.get("CRMARENA_USER_API_KEY") or os.environ.get("OPENAI_API_KEY"),
+    )
+    llm = LLM(endpoint, cache=cache, prices=prices)
+    say(f"user: {model} at {llm.endpoint}")
+    check_endpoint(llm, tools=False, on_retry=lambda text: say(f"retrying the user endpoint check: {text}"))
+    return llm
+
+
 def _protocol(config: RunConfig, capabilities: Capabilities | None) -> str | None:
     if config.agent not in ("fc", "fc-sql"):
         return None
@@ -291,10 +330,10 @@ def make_agent(config: RunConfig, protocol: str | None, instances: list[Instance
 # ----------------------------------------------------------------------------- the manifest
 
 
-def prompt_fingerprint(agent: str, tools: Sequence[Any]) -> str:
+def prompt_fingerprint(agent: str, tools: Sequence[Any], interactive: bool = False) -> str:
     """SHA-256 over every text the agent is shown apart from the task: its prompt files, the schema
-    rendering and the tool schemas."""
-    names = PROMPT_FILES.get(agent, [])
+    rendering and the tool schemas (and, in a conversation, the agent's note on it and the user's prompt)."""
+    names = PROMPT_FILES.get(agent, []) + (["interactive", "user"] if interactive else [])
     parts = [prompts.text(name) for name in names] + [render_schema()]
     parts += [json.dumps(tool.schema, sort_keys=True) for tool in tools]
     return prompts.prompt_hash(agent, *parts)
@@ -315,7 +354,7 @@ def _manifest(
         "model": config.model,
         "agent": config.agent,
         "label": config.label if config.label is not None else (previous or {}).get("label"),
-        "prompt_sha256": prompt_fingerprint(config.agent, tools),
+        "prompt_sha256": prompt_fingerprint(config.agent, tools, config.interactive),
         "tasks_file": str(task_file.path),
         "tasks_sha256": task_file.sha256,
         "tasks_layout": task_file.layout,
@@ -342,6 +381,12 @@ def _manifest(
         "ui_console": config.ui_console if config.agent in UI_AGENTS else None,
         "plan": plan(task_file, config.limit, config.sample),
         "shard": shard.to_json() if shard is not None else None,
+        "interactive": config.interactive,
+        "user": (config.user_model or SCRIPTED) if config.interactive else None,
+        "user_base_url": config.user_base_url if config.user_model else None,
+        "max_user_turns": config.max_user_turns if config.interactive else None,
+        "user_retries": config.user_retries if config.interactive else None,
+        "user_judge": config.user_judge,
         "selection": {
             "tasks": list(config.tasks) if config.tasks else "all",
             "limit": config.limit,
@@ -399,11 +444,14 @@ def _work(
     stop = threading.Event()
     stopped: list[str] = []
     sessions = threading.local()
-    spent = [record.get("cost") for record in history]  # every attempt ever paid for, superseded ones too
+    # every attempt ever paid for, superseded ones too, the simulated user's calls included
+    spent = [record.get("cost") for record in history]
+    spent += [cost for record in history for cost in (record.get("dialogue") or {}).get("extra_costs", [])]
     counts = {
         "passed": 0,
         "scored": 0,
         "infra": 0,
+        "user": 0,
         "harness": 0,
         "cost": sum(cost for cost in spent if cost is not None),
         "unpriced": 0,
@@ -485,9 +533,16 @@ def _tally(
         counts["cost"] += record["cost"]
     elif record.get("calls"):
         counts["unpriced"] += 1
+    # the simulated user's calls are paid for too, and so are the conversations --user-retries ran again
+    extra = (record.get("dialogue") or {}).get("extra_costs") or []
+    if any(cost is None for cost in extra):
+        counts["unpriced"] += 1
+    counts["cost"] += sum(cost for cost in extra if cost is not None)
     if status in SCORED:
         counts["scored"] += 1
         counts["passed"] += status == PASSED
+    elif status == USER_ERROR:
+        counts["user"] += 1
     elif status == INFRA_ERROR:
         counts["infra"] += 1
         if record["error"].get("fatal"):
