@@ -10,8 +10,6 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from eval_suite.dialogue.checks import BROKE_ROLE, CONTRADICTED_GOAL, LEAKED_ANSWER, check_turn
 from eval_suite.dialogue.goal import Goal, goal_of, normalized, split_query
 from eval_suite.dialogue.scripted import NOTHING_MORE, ScriptedUser
@@ -116,7 +114,6 @@ def test_the_oracle_scores_100_percent_multi_turn_on_every_task(tmp_path: Path) 
         assert agent == [ASK_FOR_MORE] * (len(parts) - 1) + [record["gt_answer"] or "None"]
 
 
-@pytest.mark.slow
 def test_the_oracle_scores_100_percent_multi_turn_on_20_of_every_task(tmp_path: Path) -> None:
     records = interactive_oracle(tmp_path / "run", sample=20)
     assert len(records) == 180 and all(record["status"] == PASSED for record in records)
