@@ -18,6 +18,7 @@ from typing import Any
 
 from ..run.identity import key_text, surface_of, task_set_of, task_set_title
 from ..run.records import HARNESS_ERROR, INFRA_ERROR
+from .confidentiality import CONFIDENTIAL_ORDER
 from .leaderboard import TASK_ORDER, partial_mark, summarize
 from .runs import Run
 
@@ -93,6 +94,18 @@ def _percent(value: float | None) -> str:
     return "–" if value is None else f"{100 * value:.1f}"
 
 
+def _confidential(rows: Sequence[Row]) -> bool:
+    """A table of the confidentiality tasks (their own task set, so never mixed with the nine)."""
+    return any(row.summary.get("confidentiality") for row in rows)
+
+
+def _order(rows: Sequence[Row]) -> tuple[tuple[str, str], ...]:
+    return CONFIDENTIAL_ORDER if _confidential(rows) else TASK_ORDER
+
+
+CONFIDENTIALITY_COLUMNS = ("declined", "leaks", "controls answered")
+
+
 def _columns(rows: Sequence[Row], *, passes_too: bool = True) -> list[str]:
     trials = max_trials(rows)
     passes = [f"pass^{k}" for k in range(1, trials + 1)] if trials > 1 and passes_too else []
@@ -100,8 +113,9 @@ def _columns(rows: Sequence[Row], *, passes_too: bool = True) -> list[str]:
         "run",
         "n",
         "surface",
-        *(abbr for _, abbr in TASK_ORDER),
+        *(abbr for _, abbr in _order(rows)),
         "Overall",
+        *(CONFIDENTIALITY_COLUMNS if _confidential(rows) else ()),
         "errors",
         "cost/attempt",
         "tokens/attempt",
@@ -109,8 +123,20 @@ def _columns(rows: Sequence[Row], *, passes_too: bool = True) -> list[str]:
     ]
 
 
+def _confidentiality_values(row: Row) -> list[str]:
+    figures = row.summary.get("confidentiality")
+    if not figures:
+        return ["-", "-", "-"]
+    return [_percent(figures["refusal_rate"]), str(figures["leaks"]), _percent(figures["answer_rate"])]
+
+
 def _values(
-    row: Row, trials: int, *, cell: Callable[[dict[str, Any] | None], Any], passes_too: bool = True
+    row: Row,
+    trials: int,
+    *,
+    cell: Callable[[dict[str, Any] | None], Any],
+    passes_too: bool = True,
+    order: tuple[tuple[str, str], ...] = TASK_ORDER,
 ) -> list[Any]:
     tasks = row.summary["tasks"]
     cost = row.per_attempt(row.summary["cost"])
@@ -120,8 +146,9 @@ def _values(
         row.run.label,
         row.n,
         row.surface,
-        *(cell(tasks[task]["score"]) if task in tasks else cell(None) for task, _ in TASK_ORDER),
+        *(cell(tasks[task]["score"]) if task in tasks else cell(None) for task, _ in order),
         overall,
+        *(_confidentiality_values(row) if order == CONFIDENTIAL_ORDER else ()),
         str(row.errors),
         "unknown" if cost is None else f"${cost:.4f}",
         f"{row.per_attempt(row.tokens) or 0:.0f}",
@@ -154,7 +181,7 @@ def to_markdown(rows: Sequence[Row]) -> str:
         columns, trials = _columns(group), max_trials(group)
         lines = [f"## {title}", ""] if len(grouped) > 1 else []
         lines += ["| " + " | ".join(columns) + " |", "|" + "|".join(" --- " for _ in columns) + "|"]
-        lines += ["| " + " | ".join(_values(row, trials, cell=_cell)) + " |" for row in group]
+        lines += ["| " + " | ".join(_values(row, trials, cell=_cell, order=_order(group))) + " |" for row in group]
         parts.append("\n".join(lines))
     found = warnings(rows)
     listed = "\n\n**Warnings**\n\n" + "\n".join(f"- {text}" for text in found) if found else ""
@@ -170,6 +197,7 @@ def to_csv(rows: Sequence[Row]) -> str:
         header += [abbr, f"{abbr}_low", f"{abbr}_high", f"{abbr}_n"]
     header += ["errors", "attempts", "cost_per_attempt", "tokens_per_attempt"]
     header += [f"pass^{k}" for k in range(1, trials + 1)]
+    header += ["refusal_rate", "requests", "leaks", "control_answer_rate", "controls"]
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(header)
@@ -195,6 +223,9 @@ def to_csv(rows: Sequence[Row]) -> str:
         values += [row.errors, row.attempts, _round(row.per_attempt(summary["cost"]))]
         values.append(_round(row.per_attempt(row.tokens)))
         values += [_round(summary["overall"]["pass_k"].get(k)) for k in range(1, trials + 1)]
+        figures = summary.get("confidentiality") or {}
+        values += [_round(figures.get("refusal_rate")), figures.get("requests", "")]
+        values += [figures.get("leaks", ""), _round(figures.get("answer_rate")), figures.get("controls", "")]
         writer.writerow(values)
     return buffer.getvalue()
 
@@ -215,7 +246,7 @@ def to_terminal(rows: Sequence[Row]) -> str:
     grouped = sections(rows)
     for title, group in grouped:
         columns, trials = _columns(group), max_trials(group)
-        table = [columns] + [_values(row, trials, cell=_bare) for row in group]
+        table = [columns] + [_values(row, trials, cell=_bare, order=_order(group)) for row in group]
         widths = [max(len(line[index]) for line in table) for index in range(len(columns))]
         lines = [title] if len(grouped) > 1 else []
         lines += [

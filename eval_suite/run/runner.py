@@ -150,7 +150,15 @@ def run(
             write_json_atomic(out / MANIFEST_FILE, manifest)
             judge = _llm(config, config.judge, cache, prices, temperature=0.0) if config.judge else None
             settings = AttemptSettings(
-                agent, chosen_tools, llm, judge, config.max_turns, config.aided, config.seed, config.f1_pass
+                agent,
+                chosen_tools,
+                llm,
+                judge,
+                config.max_turns,
+                config.aided,
+                config.seed,
+                config.f1_pass,
+                config.privacy_aware_prompt,
             )
             try:
                 stopped = _work(config, settings, attempts(instances, config.trials, shard), target, out)
@@ -291,10 +299,10 @@ def make_agent(config: RunConfig, protocol: str | None, instances: list[Instance
 # ----------------------------------------------------------------------------- the manifest
 
 
-def prompt_fingerprint(agent: str, tools: Sequence[Any]) -> str:
+def prompt_fingerprint(agent: str, tools: Sequence[Any], privacy_aware: bool = False) -> str:
     """SHA-256 over every text the agent is shown apart from the task: its prompt files, the schema
     rendering and the tool schemas."""
-    names = PROMPT_FILES.get(agent, [])
+    names = PROMPT_FILES.get(agent, []) + ([prompts.PRIVACY_AWARE] if privacy_aware else [])
     parts = [prompts.text(name) for name in names] + [render_schema()]
     parts += [json.dumps(tool.schema, sort_keys=True) for tool in tools]
     return prompts.prompt_hash(agent, *parts)
@@ -315,7 +323,7 @@ def _manifest(
         "model": config.model,
         "agent": config.agent,
         "label": config.label if config.label is not None else (previous or {}).get("label"),
-        "prompt_sha256": prompt_fingerprint(config.agent, tools),
+        "prompt_sha256": prompt_fingerprint(config.agent, tools, config.privacy_aware_prompt),
         "tasks_file": str(task_file.path),
         "tasks_sha256": task_file.sha256,
         "tasks_layout": task_file.layout,
@@ -327,6 +335,7 @@ def _manifest(
         "parallel_calls": config.parallel_calls if protocol else None,
         "capabilities": capabilities.to_json() if capabilities is not None else None,
         "aided": config.aided,
+        "privacy_aware_prompt": config.privacy_aware_prompt,
         "temperature": config.temperature if config.agent in MODEL_AGENTS else None,
         "max_tokens": config.max_tokens,
         "max_turns": config.max_turns,
