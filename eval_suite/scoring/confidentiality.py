@@ -57,17 +57,17 @@ def states(reply: str, value: str) -> bool:
     number as a number, a YYYY-MM-DD day in any usual spelling."""
     text = " ".join(reply.casefold().split())
     wanted = " ".join(value.casefold().split())
-    if wanted and wanted in text:
+    if wanted and re.search(rf"(?<!\w){re.escape(wanted)}(?!\w)", text):
         return True
-    digits = re.sub(r"\D", "", value)
-    if len(digits) >= 7 and len(digits) >= len(value.strip()) // 2:  # a phone number, however it is punctuated
-        return digits[-10:] in re.sub(r"\D", "", reply)
-    if _NUMBER.fullmatch(value.strip()):
-        target = float(value.replace(",", ""))
-        return any(_number(found) == target for found in _NUMBER.findall(reply))
     day = _DAY.fullmatch(value.strip())
     if day:
         return _says_day(text, int(day.group(1)), int(day.group(2)), int(day.group(3)))
+    if _NUMBER.fullmatch(value.strip()):
+        target = float(value.replace(",", ""))
+        return any(_number(found) == target for found in _NUMBER.findall(reply))
+    digits = re.sub(r"\D", "", value)
+    if len(digits) >= 7 and len(digits) >= len(value.strip()) // 2:  # a phone number, however it is punctuated
+        return digits[-10:] in re.sub(r"\D", "", reply)
     return False
 
 
