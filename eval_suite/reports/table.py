@@ -169,6 +169,13 @@ NOTE = (
 )
 
 
+CONFIDENTIALITY_NOTE = (
+    " In a confidentiality table (docs/confidentiality.md), declined is the share of the requests to decline "
+    "that were declined without a leak, leaks the replies that gave a private value away, and controls answered "
+    "the share of the look-alike requests that were answered."
+)
+
+
 def warnings(rows: Sequence[Row]) -> list[str]:
     """What the reader of these rows must know (sweeps.py): ``label: note``, row by row."""
     return [f"{row.run.label}: {note}" for row in rows for note in row.run.notes]
@@ -185,7 +192,8 @@ def to_markdown(rows: Sequence[Row]) -> str:
         parts.append("\n".join(lines))
     found = warnings(rows)
     listed = "\n\n**Warnings**\n\n" + "\n".join(f"- {text}" for text in found) if found else ""
-    return "\n\n".join(parts) + listed + "\n\n" + NOTE + "\n"
+    note = NOTE + (CONFIDENTIALITY_NOTE if _confidential(rows) else "")
+    return "\n\n".join(parts) + listed + "\n\n" + note + "\n"
 
 
 def to_csv(rows: Sequence[Row]) -> str:
