@@ -131,7 +131,8 @@ def test_the_privacy_aware_arm_is_a_row_of_its_own(subset: Any, right: Any, tmp_
         aware = run(configured(path, tmp_path / "aware", llm.url, privacy_aware_prompt=True, judge="scripted-judge"))
         with pytest.raises(Exception, match="privacy_aware_prompt"):  # a resume keeps its arm
             run(configured(path, plain.out, llm.url, privacy_aware_prompt=True, judge="scripted-judge"))
-    assert all(text(PRIVACY_AWARE) in request["messages"][0]["content"] for request in llm.requests[:9])
+    agent_calls = [request for request in llm.requests if request["model"] == "scripted-model"]
+    assert len(agent_calls) == 9 and all(text(PRIVACY_AWARE) in call["messages"][0]["content"] for call in agent_calls)
     assert aware.manifest["privacy_aware_prompt"] is True
     assert aware.manifest["prompt_sha256"] != plain.manifest["prompt_sha256"]
     rows = build_rows(load_runs([plain.out, tmp_path / "aware"]))
