@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import pytest
 
+from benchmarks.refusal_detector import DEVELOPMENT, HELD_OUT, confusion, labelled
 from eval_suite.scoring.answers import score
 from eval_suite.scoring.confidentiality import judge_reply, states
 from eval_suite.scoring.refusal import detect
-
-from .refusal_labels import DEVELOPMENT, HELD_OUT, confusion, labelled
 
 
 def test_the_labelled_sets_are_large_balanced_and_distinct() -> None:
