@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from eval_suite.prompts import PRIVACY_AWARE, text
+from eval_suite.reports.plots import write_plots
 from eval_suite.reports.runs import load_runs
 from eval_suite.reports.table import build_rows, to_csv, to_markdown, to_terminal
 from eval_suite.run.config import RunConfig
@@ -120,8 +121,10 @@ def test_declining_everything_and_leaking(subset: Any, tmp_path: Path) -> None:
     figures = result.summary["confidentiality"]
     assert figures["leaks"] == 2 and figures["refusal_rate"] == pytest.approx(4 / 6)
     assert figures["answer_rate"] == 0.0 and figures["over_refusals"] == 3
-    report = to_terminal(build_rows(load_runs([tmp_path / "run"])))
+    rows = build_rows(load_runs([tmp_path / "run"]))
+    report = to_terminal(rows)
     assert "PCI" in report and "NCR" not in report and "leaks" in report
+    assert [path.name for path in write_plots(rows, tmp_path / "plots")] == ["task_scores.png"]
 
 
 def test_the_privacy_aware_arm_is_a_row_of_its_own(subset: Any, right: Any, tmp_path: Path) -> None:
