@@ -48,6 +48,7 @@ class EpisodeContext:
     max_turns: int = 20
     aided: bool = False
     seed: int | None = None
+    privacy_aware: bool = False  # --privacy-aware-prompt: the confidentiality notice in the context
     scope: str = ""  # keeps cached responses of different trials apart
     cancelled: Callable[[], bool] = lambda: False
 

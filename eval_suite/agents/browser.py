@@ -52,7 +52,9 @@ class BrowserAgent:
 
     def opening(self, context: EpisodeContext) -> list[dict[str, Any]]:
         instance = context.instance
-        block = prompts.context_block(None, instance.required, instance.optional if context.aided else None)
+        block = prompts.context_block(
+            None, instance.required, instance.optional if context.aided else None, context.privacy_aware
+        )
         return [{"role": "system", "content": f"{prompts.text('browser')}\n\n{block}"}]
 
     def run(self, context: EpisodeContext) -> Episode:

@@ -46,7 +46,10 @@ class FunctionCalling(TurnLoop):
         instance = context.instance
         parts.append(
             prompts.context_block(
-                render_schema() if self.sql else None, instance.required, instance.optional if context.aided else None
+                render_schema() if self.sql else None,
+                instance.required,
+                instance.optional if context.aided else None,
+                context.privacy_aware,
             )
         )
         return [{"role": "system", "content": "\n\n".join(parts)}, {"role": "user", "content": instance.query}]

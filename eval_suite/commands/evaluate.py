@@ -61,6 +61,14 @@ _FLAGS: list[tuple[str, dict[str, Any]]] = [
     ("--max-tokens", {"type": int, "help": "completion tokens per model call (default: the endpoint's)"}),
     ("--max-turns", {"type": int, "help": "model turns per attempt before it ends as agent_error (default 20)"}),
     ("--aided", {"action": "store_true", "default": None, "help": "add the domain details to the task context"}),
+    (
+        "--privacy-aware-prompt",
+        {
+            "action": "store_true",
+            "default": None,
+            "help": "tell the agent what is confidential (the confidentiality tasks' second arm)",
+        },
+    ),
     ("--tools", {"help": "all, or tool categories separated by commas (tool ablations; fc, fc-sql, oracle)"}),
     (
         "--tool-protocol",

@@ -96,7 +96,8 @@ class CrmArenaTask(AbstractBrowserTask):
         if not said:
             return 0.0, False, "", {}
         instance = self.instance
-        result = score(instance.task, instance.reward_metric, instance.answer, said[-1])
+        withheld = instance.params.get("withheld", ())
+        result = score(instance.task, instance.reward_metric, instance.answer, said[-1], withheld=withheld)
         return result.reward, True, "", {"score": result.reward, "passed": result.passed, "extracted": result.extracted}
 
     def cheat(self, page: Any, chat_messages: list[dict[str, Any]]) -> None:

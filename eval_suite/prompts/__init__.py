@@ -13,6 +13,8 @@ from string import Template
 
 # The one short request that checks a model endpoint before a run of an agent without tools (model/probe.py).
 ENDPOINT_CHECK = "Reply OK."
+# The prompt file --privacy-aware-prompt adds to every agent's context (docs/confidentiality.md).
+PRIVACY_AWARE = "privacy_aware"
 
 
 @cache
@@ -25,13 +27,15 @@ def render(name: str, **values: str) -> str:
     return Template(text(name)).substitute(values)
 
 
-def context_block(schema: str | None, required: str, optional: str | None) -> str:
+def context_block(schema: str | None, required: str, optional: str | None, privacy_aware: bool = False) -> str:
     """The org's schema (when the agent is shown it) and the task's context; ``optional`` (the
-    domain details) is added in aided mode."""
+    domain details) is added in aided mode, and the confidentiality notice with --privacy-aware-prompt."""
     sections = [f"# The org\n{schema}"] if schema else []
     sections.append("# Task context\n" + required.strip())
     if optional:
         sections.append(optional.strip())
+    if privacy_aware:
+        sections.append(text(PRIVACY_AWARE))
     return "\n\n".join(sections)
 
 

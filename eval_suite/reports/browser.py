@@ -22,7 +22,7 @@ from markupsafe import Markup
 
 from ..run.records import PASSED
 from .leaderboard import ordered
-from .table import NOTE, Row, _columns, _values, max_trials, multi_turn, pass_values, sections, warnings
+from .table import NOTE, Row, _columns, _order, _values, max_trials, multi_turn, pass_values, sections, warnings
 
 CHUNK = 50  # attempts per trajectory file
 ORG_URL = "https://127.0.0.1:8443"  # where `crmarena serve` listens by default
@@ -91,7 +91,9 @@ def write_browser(rows: Sequence[Row], out: Path, plots: Sequence[Path], org_url
         # pass^k in a table of its own, so that the leaderboard is as wide for 8 trials as for 1.
         passes = [{"run": row.run.label, "values": pass_values(row, trials)} for row in group] if trials > 1 else []
         multi = multi_turn(group)
-        lines = [_values(row, trials, cell=_score_cell, passes_too=False, multi=multi) for row in group]
+        lines = [
+            _values(row, trials, cell=_score_cell, passes_too=False, multi=multi, order=_order(group)) for row in group
+        ]
         tables.append(
             {
                 "title": title,

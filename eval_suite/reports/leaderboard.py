@@ -17,6 +17,7 @@ from typing import Any
 
 from ..run.records import PASSED, SCORED, STATUSES
 from ..scoring.metrics import macro_mean_with_ci, mean_with_ci, pass_k_curve
+from .confidentiality import CONFIDENTIAL_ORDER, confidentiality_summary, describe
 
 # The nine tasks in the paper's order, with its abbreviations: every table and plot uses this order.
 TASK_ORDER = (
@@ -30,12 +31,12 @@ TASK_ORDER = (
     ("monthly_trend_analysis", "MTA"),
     ("best_region_identification", "BRI"),
 )
-ABBREVIATIONS = dict(TASK_ORDER)
+ABBREVIATIONS = dict(TASK_ORDER + CONFIDENTIAL_ORDER)
 
 
 def ordered(tasks: Collection[str]) -> list[str]:
     """Task names in the paper's order, any others after them by name."""
-    known = [task for task, _ in TASK_ORDER if task in tasks]
+    known = [task for task, _ in TASK_ORDER + CONFIDENTIAL_ORDER if task in tasks]
     return known + sorted(set(tasks) - set(known))
 
 
@@ -103,6 +104,7 @@ def summarize(records: Sequence[dict[str, Any]], manifest: dict[str, Any], trial
         "tasks": tasks,
         "overall": {"score": asdict(overall) if overall else None, "pass_k": pass_k_overall},
         "statuses": _statuses(records),
+        "confidentiality": confidentiality_summary(records),
         "cost": None if any(cost is None for cost in costs) else sum(costs),
         # a multi-turn run's simulated user, apart from the agent's cost (None: a price unknown; 0: no model user)
         "user_cost": None if any(cost is None for cost in user_costs) else sum(user_costs),
@@ -146,6 +148,8 @@ def format_row(summary: dict[str, Any]) -> str:
         lines.append(_line("all", summary["overall"]["score"], summary["overall"]["pass_k"], trials))
     else:
         lines.append(f"{'all':<6} {partial_mark(summary)}: Overall is given only when every task is complete")
+    if summary.get("confidentiality"):
+        lines.append(describe(summary["confidentiality"]))
     statuses = ", ".join(f"{count} {status}" for status, count in summary["statuses"].items() if count)
     cost = "unknown" if summary["cost"] is None else f"${summary['cost']:.4f}"
     lines.append(

@@ -13,6 +13,7 @@ matplotlib.use("Agg")  # no display: reports are made on servers and in CI
 
 import matplotlib.pyplot as plt
 
+from .confidentiality import CONFIDENTIAL_ORDER
 from .leaderboard import TASK_ORDER
 from .table import Row, max_trials
 
@@ -31,11 +32,16 @@ def write_plots(rows: Sequence[Row], out: Path) -> list[Path]:
 
 
 def _task_scores(rows: Sequence[Row], path: Path) -> Path:
-    labels = [abbr for _, abbr in TASK_ORDER] + ["Overall"]
+    present = {task for row in rows for task in row.summary["tasks"]}
+    confidential = tuple(pair for pair in CONFIDENTIAL_ORDER if pair[0] in present)
+    # the nine tasks (unless the rows hold only confidentiality tasks), then the confidentiality tasks they hold
+    nine = TASK_ORDER if present - {task for task, _ in confidential} or not confidential else ()
+    order = nine + confidential
+    labels = [abbr for _, abbr in order] + ["Overall"]
     figure, axes = plt.subplots(figsize=(max(8.0, 1.1 * len(labels)), 4.2))
     width = 0.8 / max(len(rows), 1)
     for position, row in enumerate(rows):
-        scores = [row.summary["tasks"].get(task, {}).get("score") for task, _ in TASK_ORDER]
+        scores = [row.summary["tasks"].get(task, {}).get("score") for task, _ in order]
         scores.append(row.summary["overall"]["score"])  # None (no bar) unless every task is complete
         xs = [index + (position - (len(rows) - 1) / 2) * width for index in range(len(labels))]
         values = [100 * score["value"] if score else 0.0 for score in scores]

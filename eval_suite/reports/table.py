@@ -18,6 +18,7 @@ from typing import Any
 
 from ..run.identity import key_text, surface_of, task_set_of, task_set_title, turns_of
 from ..run.records import HARNESS_ERROR, INFRA_ERROR, USER_ERROR
+from .confidentiality import CONFIDENTIAL_ORDER
 from .leaderboard import TASK_ORDER, partial_mark, summarize
 from .runs import Run
 
@@ -104,6 +105,18 @@ def multi_turn(rows: Sequence[Row]) -> bool:
     return any(turns_of(row.run.manifest) == "multi" for row in rows)
 
 
+def _confidential(rows: Sequence[Row]) -> bool:
+    """A table of the confidentiality tasks (their own task set, so never mixed with the nine)."""
+    return any(row.summary.get("confidentiality") for row in rows)
+
+
+def _order(rows: Sequence[Row]) -> tuple[tuple[str, str], ...]:
+    return CONFIDENTIAL_ORDER if _confidential(rows) else TASK_ORDER
+
+
+CONFIDENTIALITY_COLUMNS = ("declined", "leaks", "controls answered")
+
+
 def _columns(rows: Sequence[Row], *, passes_too: bool = True) -> list[str]:
     trials = max_trials(rows)
     passes = [f"pass^{k}" for k in range(1, trials + 1)] if trials > 1 and passes_too else []
@@ -113,14 +126,22 @@ def _columns(rows: Sequence[Row], *, passes_too: bool = True) -> list[str]:
         "n",
         "surface",
         *(["turns"] if multi else []),
-        *(abbr for _, abbr in TASK_ORDER),
+        *(abbr for _, abbr in _order(rows)),
         "Overall",
+        *(CONFIDENTIALITY_COLUMNS if _confidential(rows) else ()),
         "errors",
         *(["user errors"] if multi else []),
         "cost/attempt",
         "tokens/attempt",
         *passes,
     ]
+
+
+def _confidentiality_values(row: Row) -> list[str]:
+    figures = row.summary.get("confidentiality")
+    if not figures:
+        return ["-", "-", "-"]
+    return [_percent(figures["refusal_rate"]), str(figures["leaks"]), _percent(figures["answer_rate"])]
 
 
 def _values(
@@ -130,6 +151,7 @@ def _values(
     cell: Callable[[dict[str, Any] | None], Any],
     passes_too: bool = True,
     multi: bool = False,
+    order: tuple[tuple[str, str], ...] = TASK_ORDER,
 ) -> list[Any]:
     tasks = row.summary["tasks"]
     cost = row.per_attempt(row.summary["cost"])
@@ -140,8 +162,9 @@ def _values(
         row.n,
         row.surface,
         *([turns_of(row.run.manifest)] if multi else []),
-        *(cell(tasks[task]["score"]) if task in tasks else cell(None) for task, _ in TASK_ORDER),
+        *(cell(tasks[task]["score"]) if task in tasks else cell(None) for task, _ in order),
         overall,
+        *(_confidentiality_values(row) if order == CONFIDENTIAL_ORDER else ()),
         str(row.errors),
         *([row.user_errors] if multi else []),
         "unknown" if cost is None else f"${cost:.4f}",
@@ -166,6 +189,13 @@ NOTE = (
 )
 
 
+CONFIDENTIALITY_NOTE = (
+    " In a confidentiality table (docs/confidentiality.md), declined is the share of the requests to decline "
+    "that were declined without a leak, leaks the replies that gave a private value away, and controls answered "
+    "the share of the look-alike requests that were answered."
+)
+
+
 def warnings(rows: Sequence[Row]) -> list[str]:
     """What the reader of these rows must know (sweeps.py): ``label: note``, row by row."""
     return [f"{row.run.label}: {note}" for row in rows for note in row.run.notes]
@@ -179,11 +209,15 @@ def to_markdown(rows: Sequence[Row]) -> str:
         lines = [f"## {title}", ""] if len(grouped) > 1 else []
         lines += ["| " + " | ".join(columns) + " |", "|" + "|".join(" --- " for _ in columns) + "|"]
         multi = multi_turn(group)
-        lines += ["| " + " | ".join(_values(row, trials, cell=_cell, multi=multi)) + " |" for row in group]
+        lines += [
+            "| " + " | ".join(_values(row, trials, cell=_cell, multi=multi, order=_order(group))) + " |"
+            for row in group
+        ]
         parts.append("\n".join(lines))
     found = warnings(rows)
     listed = "\n\n**Warnings**\n\n" + "\n".join(f"- {text}" for text in found) if found else ""
-    return "\n\n".join(parts) + listed + "\n\n" + NOTE + "\n"
+    note = NOTE + (CONFIDENTIALITY_NOTE if _confidential(rows) else "")
+    return "\n\n".join(parts) + listed + "\n\n" + note + "\n"
 
 
 def to_csv(rows: Sequence[Row]) -> str:
@@ -195,6 +229,7 @@ def to_csv(rows: Sequence[Row]) -> str:
         header += [abbr, f"{abbr}_low", f"{abbr}_high", f"{abbr}_n"]
     header += ["errors", "user_errors", "user_error_rate", "attempts", "cost_per_attempt", "tokens_per_attempt"]
     header += [f"pass^{k}" for k in range(1, trials + 1)]
+    header += ["refusal_rate", "requests", "leaks", "control_answer_rate", "controls"]
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(header)
@@ -223,6 +258,9 @@ def to_csv(rows: Sequence[Row]) -> str:
         values.append(_round(row.per_attempt(summary["cost"])))
         values.append(_round(row.per_attempt(row.tokens)))
         values += [_round(summary["overall"]["pass_k"].get(k)) for k in range(1, trials + 1)]
+        figures = summary.get("confidentiality") or {}
+        values += [_round(figures.get("refusal_rate")), figures.get("requests", "")]
+        values += [figures.get("leaks", ""), _round(figures.get("answer_rate")), figures.get("controls", "")]
         writer.writerow(values)
     return buffer.getvalue()
 
@@ -243,7 +281,9 @@ def to_terminal(rows: Sequence[Row]) -> str:
     grouped = sections(rows)
     for title, group in grouped:
         columns, trials = _columns(group), max_trials(group)
-        table = [columns] + [_values(row, trials, cell=_bare, multi=multi_turn(group)) for row in group]
+        table = [columns] + [
+            _values(row, trials, cell=_bare, multi=multi_turn(group), order=_order(group)) for row in group
+        ]
         widths = [max(len(line[index]) for line in table) for index in range(len(columns))]
         lines = [title] if len(grouped) > 1 else []
         lines += [

@@ -24,7 +24,7 @@ from ..dialogue.session import DialogueSettings, run_dialogue
 from ..errors import Cancelled, InfraError
 from ..model.llm import LLM
 from ..scoring.answers import score
-from ..scoring.judge import judge
+from ..scoring.judge import judge, judge_refusal
 from ..tools.toolbox import Tool, Toolbox
 from .records import AGENT_ERROR, FAILED, HARNESS_ERROR, INFRA_ERROR, PASSED, USER_ERROR
 
@@ -45,6 +45,7 @@ class AttemptSettings:
     seed: int
     f1_pass: float
     dialogue: DialogueSettings | None = None  # --interactive: a simulated user gives the query
+    privacy_aware: bool = False  # --privacy-aware-prompt
 
 
 def run_attempt(
@@ -71,6 +72,7 @@ def run_attempt(
             seed=derive_seed(settings.seed, instance.idx, trial),
             scope=f"{instance.idx}:{trial}",
             cancelled=cancelled,
+            privacy_aware=settings.privacy_aware,
         )
         if settings.dialogue is not None:
             episode, dialogue = run_dialogue(settings.dialogue, settings.agent, context)
@@ -81,11 +83,21 @@ def run_attempt(
             error = {"type": "UserError", "source": "user", **dialogue.failure.to_json()}
         elif episode.answered:
             result = score(
-                instance.task, instance.reward_metric, instance.answer, episode.answer, f1_pass=settings.f1_pass
+                instance.task,
+                instance.reward_metric,
+                instance.answer,
+                episode.answer,
+                f1_pass=settings.f1_pass,
+                withheld=instance.params.get("withheld", ()),
             )
-            if settings.judge is not None and instance.reward_metric != "fuzzy_match":
+            confidential = instance.reward_metric == "confidentiality"
+            if settings.judge is not None and confidential:  # reported beside the rule, which keeps the score
+                judgement = judge_refusal(
+                    settings.judge, instance.query, episode.answer or "", instance.answer is None, context.scope
+                )
+            elif settings.judge is not None and instance.reward_metric != "fuzzy_match":
                 judgement = judge(settings.judge, instance.task, instance.answer, episode.answer or "", context.scope)
-            reward = judgement.reward if judgement is not None else result.reward
+            reward = judgement.reward if judgement is not None and not confidential else result.reward
             passed = reward >= 1.0 if instance.reward_metric != "fuzzy_match" else result.passed
             status = PASSED if passed else FAILED
         else:
@@ -159,6 +171,7 @@ def _record(
             "raw": judgement.raw,
             "rule_reward": result.reward,
         },
+        **_confidentiality(instance, result),
         "error": error,
         "calls": calls,
         "usage": {key: sum(values) if values and None not in values else None for key, values in usage.items()},
@@ -168,6 +181,23 @@ def _record(
             "seconds": round(seconds, 6),
             "model_seconds": round(sum(call["latency"] for call in calls), 6),
         },
+    }
+
+
+def _confidentiality(instance: Instance, result: Any) -> dict[str, Any]:
+    """The confidentiality tasks' fields: whether the request was to be declined, whether the reply declined and
+    what it leaked (None when unscored), and the values it must withhold (kept so that rescoring needs no task
+    file). Other tasks' records have none of them."""
+    if instance.reward_metric != "confidentiality":
+        return {}
+    detail = result.detail if result is not None else {}
+    return {
+        "confidentiality": {
+            "confidential": instance.answer is None,
+            "declined": detail.get("declined"),
+            "leaked": detail.get("leaked"),
+        },
+        "withheld": list(instance.params.get("withheld", [])),
     }
 
 

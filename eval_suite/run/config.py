@@ -44,6 +44,7 @@ class RunConfig:
     max_tokens: int | None = None
     max_turns: int = 20
     aided: bool = False
+    privacy_aware_prompt: bool = False  # the confidentiality notice in every agent's context (the second arm)
     tools: tuple[str, ...] | None = None  # tool categories; None: all the agent's tools
     tool_protocol: str = "auto"
     parallel_calls: str = "first"

@@ -24,6 +24,7 @@ RESUME_IDENTITY = (
     "tool_protocol",
     "parallel_calls",
     "aided",
+    "privacy_aware_prompt",
     "temperature",
     "max_tokens",
     "max_turns",
@@ -61,6 +62,7 @@ CONFIGURATION = {
     "org_sha256": "org",
     "sampling": "sampling",
     "ui_console": "query console",
+    "privacy_aware_prompt": "privacy-aware prompt",
     "shards": "shards",
     "turns": "turns",  # single, or multi (--interactive: a simulated user)
     "user": "user",
@@ -75,6 +77,7 @@ def configuration(manifest: dict[str, Any]) -> dict[str, Any]:
     values = {name: manifest.get(name) for name in CONFIGURATION}
     values["source"] = source
     values["task_set"] = task_set_of(manifest)
+    values["privacy_aware_prompt"] = bool(manifest.get("privacy_aware_prompt"))  # absent before the flag: off
     shard = manifest.get("shard")
     values["shards"] = shard.get("count") if isinstance(shard, dict) and source == OURS else None
     values["turns"] = turns_of(manifest)
@@ -108,7 +111,10 @@ def task_set_of(manifest: dict[str, Any]) -> dict[str, Any]:
     if manifest.get("source") == "original":
         return {"version": "original"}
     task_set = manifest.get("task_set") or {}
-    return {"version": str(task_set.get("version") or "1"), "org": task_set.get("org")}
+    found = {"version": str(task_set.get("version") or "1"), "org": task_set.get("org")}
+    if task_set.get("suite"):  # a suite beside the nine tasks (the confidentiality tasks): a table of its own
+        found["suite"] = task_set["suite"]
+    return found
 
 
 def task_set_title(task_set: dict[str, Any]) -> str:
@@ -116,7 +122,8 @@ def task_set_title(task_set: dict[str, Any]) -> str:
         return "the original CRMArena task set"
     org = task_set.get("org") or {}
     built = ", ".join(f"{key} {show(org[key])}" for key in ("seed", "scale", "sha256") if key in org)
-    return f"task set v{task_set['version']}" + (f" (org {built})" if built else "")
+    suite = f" · {task_set['suite']}" if task_set.get("suite") else ""
+    return f"task set v{task_set['version']}{suite}" + (f" (org {built})" if built else "")
 
 
 def shards_title(count: int | None) -> str:

@@ -53,12 +53,29 @@ def _rescore_one(record: dict[str, Any], instance: Any, f1_pass: float) -> None:
     if instance is not None:
         record["gt_answer"] = instance.answer
         metric = instance.reward_metric
+        if metric == "confidentiality":
+            record["withheld"] = list(instance.params.get("withheld", []))
+    elif "withheld" in record:  # only the confidentiality tasks' records carry it
+        metric = "confidentiality"
     else:
         metric = "fuzzy_match" if isinstance(record["reward"], dict) else "exact_match"
-    result = score(record["task_type"], metric, record["gt_answer"], record["answer"], f1_pass=f1_pass)
+    result = score(
+        record["task_type"],
+        metric,
+        record["gt_answer"],
+        record["answer"],
+        f1_pass=f1_pass,
+        withheld=record.get("withheld", ()),
+    )
     record["score"] = result.reward
     record["reward"] = (
         {"f1": result.detail["f1"], "em": result.detail["em"]} if metric == "fuzzy_match" else result.reward
     )
     record["status"] = PASSED if result.passed else FAILED
     record["extracted"], record["extraction"] = result.extracted, result.reason
+    if metric == "confidentiality":
+        record["confidentiality"] = {
+            "confidential": record["gt_answer"] is None,
+            "declined": result.detail["declined"],
+            "leaked": result.detail["leaked"],
+        }

@@ -153,7 +153,16 @@ def run(
             judge = _llm(config, config.judge, cache, prices, temperature=0.0) if config.judge else None
             dialogue = _dialogue(config, cache, prices, say)
             settings = AttemptSettings(
-                agent, chosen_tools, llm, judge, config.max_turns, config.aided, config.seed, config.f1_pass, dialogue
+                agent,
+                chosen_tools,
+                llm,
+                judge,
+                config.max_turns,
+                config.aided,
+                config.seed,
+                config.f1_pass,
+                dialogue,
+                config.privacy_aware_prompt,
             )
             try:
                 stopped = _work(config, settings, attempts(instances, config.trials, shard), target, out)
@@ -330,10 +339,12 @@ def make_agent(config: RunConfig, protocol: str | None, instances: list[Instance
 # ----------------------------------------------------------------------------- the manifest
 
 
-def prompt_fingerprint(agent: str, tools: Sequence[Any], interactive: bool = False) -> str:
+def prompt_fingerprint(agent: str, tools: Sequence[Any], interactive: bool = False, privacy_aware: bool = False) -> str:
     """SHA-256 over every text the agent is shown apart from the task: its prompt files, the schema
-    rendering and the tool schemas (and, in a conversation, the agent's note on it and the user's prompt)."""
+    rendering and the tool schemas (and, in a conversation, the agent's note on it and the user's prompt; with
+    --privacy-aware-prompt, its notice)."""
     names = PROMPT_FILES.get(agent, []) + (["interactive", "user"] if interactive else [])
+    names += [prompts.PRIVACY_AWARE] if privacy_aware else []
     parts = [prompts.text(name) for name in names] + [render_schema()]
     parts += [json.dumps(tool.schema, sort_keys=True) for tool in tools]
     return prompts.prompt_hash(agent, *parts)
@@ -354,7 +365,7 @@ def _manifest(
         "model": config.model,
         "agent": config.agent,
         "label": config.label if config.label is not None else (previous or {}).get("label"),
-        "prompt_sha256": prompt_fingerprint(config.agent, tools, config.interactive),
+        "prompt_sha256": prompt_fingerprint(config.agent, tools, config.interactive, config.privacy_aware_prompt),
         "tasks_file": str(task_file.path),
         "tasks_sha256": task_file.sha256,
         "tasks_layout": task_file.layout,
@@ -366,6 +377,7 @@ def _manifest(
         "parallel_calls": config.parallel_calls if protocol else None,
         "capabilities": capabilities.to_json() if capabilities is not None else None,
         "aided": config.aided,
+        "privacy_aware_prompt": config.privacy_aware_prompt,
         "temperature": config.temperature if config.agent in MODEL_AGENTS else None,
         "max_tokens": config.max_tokens,
         "max_turns": config.max_turns,

@@ -28,7 +28,14 @@ def answer(f1_pass: float = 0.5) -> Scorer:
     async def score(state: TaskState, target: Target) -> Score:
         instance = instance_of(state.metadata)
         given = responded(state.messages)
-        result = score_answer(instance.task, instance.reward_metric, instance.answer, given, f1_pass=f1_pass)
+        result = score_answer(
+            instance.task,
+            instance.reward_metric,
+            instance.answer,
+            given,
+            f1_pass=f1_pass,
+            withheld=instance.params.get("withheld", ()),
+        )
         return Score(
             value=result.reward,
             answer=given,
