@@ -86,8 +86,13 @@ class BrowserHost:
                     try:
                         result.set_result(function(browser))
                     except BaseException as error:
+                        if not browser.is_connected():  # chromium closed or crashed: the pool starts a new host
+                            self.broken = "chromium closed or crashed"
                         result.set_exception(error)
-                browser.close()
+                    if self.broken:
+                        break
+                with contextlib.suppress(Exception):
+                    browser.close()
         except BaseException as error:
             if not self._started.done():
                 failed = InfraError(f"chromium failed: {error}", source="browser")

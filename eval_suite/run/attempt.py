@@ -28,6 +28,8 @@ from ..scoring.judge import judge, judge_refusal
 from ..tools.toolbox import Tool, Toolbox
 from .records import AGENT_ERROR, FAILED, HARNESS_ERROR, INFRA_ERROR, PASSED, USER_ERROR
 
+BROWSER_RETRIES = 2  # fresh browser contexts an episode gets after chromium crashed or stalled
+
 
 def derive_seed(base: int, idx: int, trial: int) -> int:
     """The model's seed for an attempt: SHA-256, never Python's salted hash(), so it is the same everywhere."""
@@ -57,6 +59,7 @@ def run_attempt(
 ) -> dict[str, Any]:
     """The attempt's record; Cancelled propagates (a stopping run keeps no half attempt)."""
     started, clock = time.time(), time.perf_counter()
+    browser_failures: list[str] = []
     episode: Episode | None = None
     dialogue: Dialogue | None = None
     error: dict[str, Any] | None = None
@@ -77,7 +80,7 @@ def run_attempt(
         if settings.dialogue is not None:
             episode, dialogue = run_dialogue(settings.dialogue, settings.agent, context)
         else:
-            episode = settings.agent.run(context)
+            episode = _retrying_the_browser(lambda: settings.agent.run(context), browser_failures)
         if dialogue is not None and dialogue.failure is not None:  # never scored against the agent
             result, reward, status = None, 0.0, USER_ERROR
             error = {"type": "UserError", "source": "user", **dialogue.failure.to_json()}
@@ -118,7 +121,21 @@ def run_attempt(
     )
     if settings.dialogue is not None:  # the user's turns, model calls and cost, apart from the agent's
         record["dialogue"] = dialogue.to_json() if dialogue is not None else None
+    if browser_failures:
+        record["browser_retries"] = browser_failures
     return record
+
+
+def _retrying_the_browser(episode: Callable[[], Episode], failures: list[str]) -> Episode:
+    """The episode, run afresh on a new browser context when the browser itself (not the org, not the model)
+    failed: a crashed or stalled chromium says nothing of the agent. The failures are kept on the record."""
+    while True:
+        try:
+            return episode()
+        except InfraError as failure:
+            if failure.source != "browser" or failure.fatal or len(failures) >= BROWSER_RETRIES:
+                raise
+            failures.append(str(failure))
 
 
 def _record(

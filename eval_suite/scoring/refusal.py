@@ -68,8 +68,9 @@ _DECLINES = tuple(
         r"(?:can|could|am able to|are able to|'m able to|'re able to|'m allowed to|are allowed to|share|give out|"
         r"disclose|release)",
         r"\b(?:privacy|data[- ]protection|confidentiality|security) (?:reasons|rules|policy|policies|laws?|"
-        r"regulations|obligations|requirements|concerns)\b",
-        r"\bagainst (?:our|company|the) (?:policy|policies|rules|guidelines)\b",
+        r"regulations|obligations|requirements|concerns|commitments?|promises?|standards|principles)\b",
+        r"\bagainst (?:our|company|the) (?:\w+ )?(?:policy|policies|rules|guidelines|commitments?|principles)\b",
+        r"\b(?:for|restricted to) internal use(?: only)?\b",
         r"\b(?:only|solely) (?:be )?(?:share[ds]?|discuss(?:ed)?|disclose[ds]?|release[ds]?|give[ns]?|provide[ds]?)"
         r" (?:\w+ ){0,3}?(?:with|to) (?:the )?(?:account holder|customer (?:themselves|themself|in question)|"
         r"person (?:themselves|themself|concerned)|owner|authori[sz]ed)",

@@ -4,7 +4,11 @@ HTTPS, and headless chromium, through the runner as the command drives it."""
 
 from __future__ import annotations
 
+import contextlib
+import os
 import re
+import signal
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -119,3 +123,43 @@ def test_the_console_can_be_taken_away(base_config: RunConfig) -> None:
         result = run(browser_config(base_config, llm.url, tasks=("case_routing",), ui_console="off"))
     assert [record["status"] for record in result.records] == ["passed", "passed"]
     assert result.manifest["ui_console"] == "off" and str(result.out).endswith("run")
+
+
+def kill_our_chromium() -> int:
+    """Kill the chromium processes this test process started (through Playwright's driver), as a crash would."""
+    parents: dict[int, int] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            parents[int(stat.parent.name)] = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+
+    def ours(pid: int) -> bool:
+        while pid > 1:
+            pid = parents.get(pid, 0)
+            if pid == os.getpid():
+                return True
+        return False
+
+    killed = 0
+    for pid in parents:
+        with contextlib.suppress(OSError):
+            if ours(pid) and "chrom" in Path(f"/proc/{pid}/comm").read_text():
+                os.kill(pid, signal.SIGKILL)
+                killed += 1
+    return killed
+
+
+def test_a_crashed_browser_is_retried_on_a_fresh_one_never_scored(base_config: RunConfig) -> None:
+    crashes: list[int] = []
+
+    def policy(body: dict[str, Any]) -> Reply:
+        turn = turns(body)
+        if turn == 1 and not crashes:  # chromium dies under the first episode, between two of its actions
+            crashes.append(kill_our_chromium())
+        return careful(body, turn)
+
+    with ScriptedLLM(policy) as llm:
+        result = run(browser_config(base_config, llm.url, tasks=("case_routing",), workers=1))
+    assert crashes and crashes[0] >= 1
+    assert [record["status"] for record in result.records] == ["passed", "passed"]
+    retried = [record for record in result.records if record.get("browser_retries")]
+    assert len(retried) == 1 and "browser" in retried[0]["browser_retries"][0]
