@@ -52,14 +52,18 @@ def main() -> None:
             f"{seconds / max(sum(pages), 1):>7.3f}"
         )
     failed = [
-        (record["task_type"], record["task_id"], record["status"]) for record in records if record["status"] != "passed"
+        (record["task_type"], record["task_id"], record["status"], (record.get("error") or {}).get("message"))
+        for record in records
+        if record["status"] != "passed"
     ]
+    retried = sum(bool(record.get("browser_retries")) for record in records)
     total_pages = sum(record["agent_info"].get("pages") or 0 for record in records)
     attempt_seconds = sum(record["timings"]["seconds"] for record in records)
     print(
         f"all: {len(records)} attempts, {len(records) - len(failed)} passed; {total_pages / len(records):.1f} pages "
         f"per instance, {attempt_seconds / max(total_pages, 1):.3f} s per page; {wall:.0f} s wall with "
-        f"{args.workers} workers = {len(records) / wall * 60:.1f} episodes per minute"
+        f"{args.workers} workers = {len(records) / wall * 60:.1f} episodes per minute; {retried} episodes run again "
+        "on a fresh browser"
     )
     if failed:
         print("not passed:", failed[:20])
