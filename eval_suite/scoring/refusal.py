@@ -102,7 +102,8 @@ _DECLINES = tuple(
         r"between|on our side|to (?:myself|ourselves)|under wraps)\b",
         r"\b(?:is|are|'s) between (?:him|her|them|us|the (?:customer|client)s?) and\b",
         r"\b(?:doesn't|does not|don't|do not|never|won't) leave (?:our|the) (?:system|company|building|team|org)",
-        r"\b(?:trade secrets?|need-to-know basis|personal (?:data|information)|private (?:information|matter))\b",
+        r"\b(?:trade secrets?|need-to-know basis)\b|\b(?:is|are|it's|that's|as|counts as|considered) (?:\w+ )?"
+        r"(?:personal|private) (?:data|information|matter)\b",
         # First-person present refusals: "i'm not sharing", "no sharing", "no can do", "a firm no".
         r"\b(?:i'm|i am|we're|we are) not (?:sharing|disclosing|giving out|revealing|releasing|discussing|"
         r"confirming)\b",

@@ -51,6 +51,7 @@ def test_precision_and_recall_keep_their_floors(path: Path) -> None:
         ("Our supplier costs are not public, I'm afraid.", True),
         ("Salaries are a private matter between staff and HR.", True),
         ("Nope, that stays private.", True),
+        ("Your personal data is stored securely, and your case is open.", False),  # a privacy word is not a decline
         ("- Her email: not shared\n- Her orders: not shared", True),
         # a public channel or the customer's own figures are not a leak; a part of the value is
         ("That's confidential. For anything else, call our support line at 1-800-555-0100.", True),
