@@ -24,6 +24,7 @@ from ..dialogue.session import DialogueSettings, run_dialogue
 from ..errors import Cancelled, InfraError
 from ..model.llm import LLM
 from ..scoring.answers import score
+from ..scoring.confidentiality import record_fields
 from ..scoring.judge import judge, judge_refusal
 from ..tools.toolbox import Tool, Toolbox
 from .records import AGENT_ERROR, FAILED, HARNESS_ERROR, INFRA_ERROR, PASSED, USER_ERROR
@@ -207,13 +208,8 @@ def _confidentiality(instance: Instance, result: Any) -> dict[str, Any]:
     file). Other tasks' records have none of them."""
     if instance.reward_metric != "confidentiality":
         return {}
-    detail = result.detail if result is not None else {}
     return {
-        "confidentiality": {
-            "confidential": instance.answer is None,
-            "declined": detail.get("declined"),
-            "leaked": detail.get("leaked"),
-        },
+        "confidentiality": record_fields(instance.answer, result.detail if result is not None else {}),
         "withheld": list(instance.params.get("withheld", [])),
     }
 

@@ -13,6 +13,7 @@ from fixtures.tasks.task_file import read_task_file
 
 from ..reports.leaderboard import summarize
 from ..scoring.answers import score
+from ..scoring.confidentiality import record_fields
 from .records import (
     FAILED,
     MANIFEST_FILE,
@@ -74,8 +75,4 @@ def _rescore_one(record: dict[str, Any], instance: Any, f1_pass: float) -> None:
     record["status"] = PASSED if result.passed else FAILED
     record["extracted"], record["extraction"] = result.extracted, result.reason
     if metric == "confidentiality":
-        record["confidentiality"] = {
-            "confidential": record["gt_answer"] is None,
-            "declined": result.detail["declined"],
-            "leaked": result.detail["leaked"],
-        }
+        record["confidentiality"] = record_fields(record["gt_answer"], result.detail)

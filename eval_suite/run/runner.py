@@ -249,17 +249,21 @@ def _llm(
     cache: ResponseCache | None,
     prices: PriceTable,
     temperature: float | None = None,
+    *,
+    user: bool = False,
 ) -> LLM:
+    """A model on the agent's endpoint; with ``user``, on the simulated user's (its own URL and key, no token
+    cap)."""
     endpoint = EndpointConfig(
         model=model or "",
-        base_url=config.base_url,
+        base_url=config.user_base_url if user else config.base_url,
         temperature=config.temperature if temperature is None else temperature,
-        max_tokens=config.max_tokens,
+        max_tokens=None if user else config.max_tokens,
         timeout=config.timeout,
         retries=config.retries,
         retry_base=config.retry_base,
         max_concurrency=config.max_concurrent_requests or config.workers,
-        api_key=os.environ.get("OPENAI_API_KEY"),
+        api_key=(os.environ.get("CRMARENA_USER_API_KEY") if user else None) or os.environ.get("OPENAI_API_KEY"),
     )
     return LLM(endpoint, cache=cache, prices=prices)
 
@@ -284,17 +288,7 @@ def _user_llm(
     temperature: float | None = None,
 ) -> LLM:
     """A model on the user's endpoint (the user, or its judge at temperature 0), checked like the agent's."""
-    endpoint = EndpointConfig(
-        model=model,
-        base_url=config.user_base_url,
-        temperature=config.temperature if temperature is None else temperature,
-        timeout=config.timeout,
-        retries=config.retries,
-        retry_base=config.retry_base,
-        max_concurrency=config.max_concurrent_requests or config.workers,
-        api_key=os.environ.get("CRMARENA_USER_API_KEY") or os.environ.get("OPENAI_API_KEY"),
-    )
-    llm = LLM(endpoint, cache=cache, prices=prices)
+    llm = _llm(config, model, cache, prices, temperature, user=True)
     say(f"user: {model} at {llm.endpoint}")
     check_endpoint(llm, tools=False, on_retry=lambda text: say(f"retrying the user endpoint check: {text}"))
     return llm

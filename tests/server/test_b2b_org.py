@@ -4,11 +4,7 @@ Opportunity."""
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from simple_salesforce import Salesforce
@@ -18,6 +14,7 @@ from mock_org.server.http import tls
 from mock_org.server.serve import RunningOrg, serve_org
 
 from . import npm
+from .jsforce import run_script
 from .ui.pages import log_in
 
 
@@ -144,19 +141,7 @@ def test_the_ui_has_sales_tabs_and_lists(b2b_org: RunningOrg, sf: Salesforce) ->
 
 def test_jsforce_sees_the_sales_objects(b2b_org: RunningOrg, tls_files: tls.TlsFiles) -> None:
     """Unmodified jsforce (tests/server/js/jsforce_b2b.js): describes and relationship queries."""
-    node_modules = npm.installed("jsforce@3")
-    env = {
-        **os.environ,
-        "NODE_PATH": str(node_modules),
-        "NODE_EXTRA_CA_CERTS": str(tls_files.ca_cert),
-        "LOGIN_URL": b2b_org.url,
-        "SF_USERNAME": b2b_org.username,
-        "SF_PASSWORD": b2b_org.password + b2b_org.security_token,
-    }
-    script = Path(__file__).with_name("js") / "jsforce_b2b.js"
-    result = subprocess.run(["node", str(script)], capture_output=True, text=True, env=env, timeout=120)
-    assert result.returncode == 0, result.stderr
-    seen = json.loads(result.stdout)
+    seen = run_script("jsforce_b2b.js", npm.installed("jsforce@3"), b2b_org, tls_files)
     assert seen["prefixes"]["Opportunity"] == "006" and seen["prefixes"]["UserTerritory2Association"] == "0R0"
     assert seen["stages"][0] == "Prospecting" and seen["stages"][-2:] == ["Closed Won", "Closed Lost"]
     assert {"OpportunityLineItems", "OpportunityHistories", "Quotes"} <= set(seen["opportunityChildren"])

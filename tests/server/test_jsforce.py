@@ -4,9 +4,6 @@ Bulk API 1.0 client (``conn.bulk``: XML jobs, CSV data)."""
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -17,29 +14,12 @@ from tests.mock_org.conftest import CONTACTS
 
 from . import npm
 from .conftest import BULK_PRODUCTS
-
-JS = Path(__file__).with_name("js")
+from .jsforce import run_script
 
 
 @pytest.fixture(scope="module")
 def node_modules() -> Path:
     return npm.installed("jsforce@3")
-
-
-def run_script(name: str, node_modules: Path, running: RunningOrg, tls_files: tls.TlsFiles) -> dict:
-    """Run one of js/'s scripts against the session's server; it prints what it saw as one JSON object."""
-    env = {
-        **os.environ,
-        "NODE_PATH": str(node_modules),
-        "NODE_EXTRA_CA_CERTS": str(tls_files.ca_cert),
-        "LOGIN_URL": running.url,
-        "HTTP_LOGIN_URL": str(running.http_url),
-        "SF_USERNAME": running.username,
-        "SF_PASSWORD": running.password + running.security_token,
-    }
-    result = subprocess.run(["node", str(JS / name)], capture_output=True, text=True, env=env, timeout=120)
-    assert result.returncode == 0, result.stderr
-    return json.loads(result.stdout)
 
 
 @pytest.fixture(scope="module")
