@@ -2,8 +2,11 @@
 and token F1 for free-text answers (knowledge QA). Pure functions, no model in the loop.
 
 The answer is read from a bare value or a sentence: the kinds of value a task asks for (18- or
-15-character record Ids, English month names, two-letter US state codes, None) are picked out of
-the text; two different values in one answer are ambiguous and score 0, as a human grader would.
+15-character record Ids, English month names, two-letter US state codes, opportunity stages, None) are
+picked out of the text; two different values in one answer are ambiguous and score 0, as a human grader
+would. A task whose answer is a list (activity_priority's Task Ids, lead_qualification's unmet BANT
+factors) is read as the set of values the answer names, and scores when that set is the gold one: the gold
+answer lists its values sorted, joined by ", " (``join_list``).
 """
 
 from __future__ import annotations
@@ -26,10 +29,34 @@ ID_TASKS = frozenset(
         "named_entity_disambiguation",
         "policy_violation_identification",
         "top_issue_identification",
+        "lead_routing",
+        "sales_amount_understanding",
+        "sales_cycle_understanding",
+        "conversion_rate_comprehension",
+        "invalid_config",
+        "quote_approval",
     }
 )
 MONTH_TASKS = frozenset({"monthly_trend_analysis"})
 STATE_TASKS = frozenset({"best_region_identification"})
+STAGE_TASKS = frozenset({"wrong_stage_rectification"})
+# Tasks whose answer is a set of values: the kind of each value.
+LIST_TASKS = {"activity_priority": "ids", "lead_qualification": "factors"}
+LIST_SEPARATOR = ", "
+# Opportunity.StageName's values in a new org's standard sales process, and the BANT factors.
+STAGES = (
+    "Prospecting",
+    "Qualification",
+    "Needs Analysis",
+    "Value Proposition",
+    "Id. Decision Makers",
+    "Perception Analysis",
+    "Proposal/Price Quote",
+    "Negotiation/Review",
+    "Closed Won",
+    "Closed Lost",
+)
+FACTORS = ("Budget", "Authority", "Need", "Timeline")
 
 MONTHS = (
     "January",
@@ -137,8 +164,18 @@ class Score:
     detail: dict[str, Any] = field(default_factory=dict)
 
 
+def join_list(values: Sequence[str]) -> str | None:
+    """A list answer as task files hold it: its values sorted, joined by ", " (None for no values)."""
+    return LIST_SEPARATOR.join(sorted(set(values))) or None
+
+
 def answer_kind(task: str, gold: str | None) -> str:
-    """``id``, ``month``, ``state`` or ``text``: what kind of value the task's answer is."""
+    """``id``, ``month``, ``state``, ``stage``, ``ids``, ``factors`` or ``text``: what kind of value the
+    task's answer is (``ids`` and ``factors`` are sets of values)."""
+    if task in LIST_TASKS:
+        return LIST_TASKS[task]
+    if task in STAGE_TASKS:
+        return "stage"
     if task in ID_TASKS:
         return "id"
     if task in MONTH_TASKS:
@@ -187,7 +224,12 @@ def extract(answer: str, kind: str) -> tuple[str | None, str]:
     bare = text.strip(_QUOTES + " .").strip()
     if kind == "text":
         return bare, "as written"
-    found = {"id": _ids, "month": _months, "state": _states}[kind](text)
+    if kind in ("ids", "factors"):
+        values = _ids(text) if kind == "ids" else _factors(text)
+        if values:
+            return join_list(sorted(values)), "values found"
+        return (None, "None") if _NONE.search(text) else (None, "nothing found")
+    found = {"id": _ids, "month": _months, "state": _states, "stage": _stages}[kind](text)
     if len(found) > 1:
         return None, "ambiguous: " + ", ".join(sorted(found))
     if found:
@@ -200,10 +242,33 @@ def extract(answer: str, kind: str) -> tuple[str | None, str]:
 def _same(extracted: str | None, gold: str | None, kind: str) -> bool:
     if extracted is None or gold is None:
         return extracted is None and gold is None
+    if kind in ("ids", "factors"):
+        return _same_set(extracted.split(LIST_SEPARATOR), gold.split(LIST_SEPARATOR), kind)
     if kind == "id":
         # A 15-character Id is the case-sensitive form of the 18-character one (its first 15 characters).
         return extracted == gold if len(extracted) == len(gold) else extracted[:15] == gold[:15]
     return extracted.casefold() == gold.strip().casefold()
+
+
+def _same_set(found: list[str], gold: list[str], kind: str) -> bool:
+    if kind == "factors":
+        return {value.casefold() for value in found} == {value.strip().casefold() for value in gold}
+    # An Id matches in its 15- or 18-character form, as a single Id answer does.
+    return {value[:15] for value in found} == {value.strip()[:15] for value in gold}
+
+
+def _stages(text: str) -> set[str]:
+    found = set()
+    for stage in sorted(STAGES, key=len, reverse=True):  # "Closed Won" before a bare word of it
+        pattern = re.compile(r"(?<![A-Za-z])" + re.escape(stage) + r"(?![A-Za-z])", re.IGNORECASE)
+        if pattern.search(text):
+            found.add(stage)
+            text = pattern.sub(" ", text)
+    return found
+
+
+def _factors(text: str) -> set[str]:
+    return {factor for factor in FACTORS if re.search(rf"(?<![A-Za-z]){factor}(?![A-Za-z])", text, re.IGNORECASE)}
 
 
 def _ids(text: str) -> set[str]:

@@ -15,12 +15,15 @@ from typing import Any
 
 from .. import prompts
 from ..model.llm import LLM
-from .answers import answer_kind
+from .answers import LIST_SEPARATOR, LIST_TASKS, answer_kind
 
 _KINDS = {
     "id": "one or more Salesforce record Ids",
     "month": "an English month name",
     "state": "a two-letter US state code",
+    "stage": "an opportunity stage name",
+    "ids": "a list of Salesforce record Ids",
+    "factors": "a list of the factors Budget, Authority, Need and Timeline",
     "text": "a short phrase",
 }
 _JSON_OBJECT = re.compile(r"\{.*\}", re.DOTALL)
@@ -42,7 +45,9 @@ def judge(llm: LLM, task: str, gold: str | None, answer: str, scope: str) -> Jud
     prompt = prompts.render("judge", kind=_KINDS[answer_kind(task, gold)], reply=answer)
     completion = llm.complete([{"role": "user", "content": prompt}], scope=f"judge:{scope}")
     extracted = _answers(completion.content or "")
-    right = extracted is not None and sorted(extracted) == [expected]
+    # A list answer (answers.LIST_TASKS) is right when the model lists exactly its values.
+    wanted = expected.split(LIST_SEPARATOR) if task in LIST_TASKS and gold is not None else [expected]
+    right = extracted is not None and sorted(extracted) == sorted(wanted)
     return Judgement(1.0 if right else 0.0, extracted, completion.content, completion.cost, completion.usage)
 
 

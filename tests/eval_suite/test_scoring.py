@@ -56,3 +56,32 @@ def test_token_f1_follows_squad_normalisation() -> None:
     result = score("knowledge_qa", "fuzzy_match", "Regular calibration and software updates.", "regular calibration")
     assert result.reward == pytest.approx(2 * 1 * 0.4 / 1.4) and result.passed and result.detail["em"] is False
     assert not score("knowledge_qa", "fuzzy_match", "a b c d", "a", f1_pass=0.5).passed
+
+
+TASK_A, TASK_B = "00TWs0000000001MAA", "00TWs0000000002MAA"
+
+
+@pytest.mark.parametrize(
+    ("task", "gold", "answer", "reward"),
+    [
+        # A list of Ids scores when the answer names exactly the gold set, in any order and form.
+        ("activity_priority", f"{TASK_A}, {TASK_B}", f"{TASK_B}, {TASK_A}", 1),
+        ("activity_priority", f"{TASK_A}, {TASK_B}", f"First {TASK_A[:15]}, then {TASK_B}.", 1),
+        ("activity_priority", f"{TASK_A}, {TASK_B}", TASK_A, 0),  # a subset
+        ("activity_priority", TASK_A, f"{TASK_A}, {TASK_B}", 0),  # a superset
+        ("activity_priority", None, "None of the tasks.", 1),
+        ("activity_priority", None, TASK_A, 0),
+        # The unmet BANT factors, as a set of words.
+        ("lead_qualification", "Budget, Timeline", "timeline and budget", 1),
+        ("lead_qualification", "Budget, Timeline", "Budget", 0),
+        ("lead_qualification", None, "None: the lead is qualified.", 1),
+        ("lead_qualification", "Need", "Authority, Need", 0),
+        # One stage of the standard sales process.
+        ("wrong_stage_rectification", "Closed Won", "It should be closed won.", 1),
+        ("wrong_stage_rectification", "Id. Decision Makers", "Id. Decision Makers", 1),
+        ("wrong_stage_rectification", "Qualification", "Qualification or Prospecting", 0),  # ambiguous
+        ("wrong_stage_rectification", "Qualification", "The stage is fine.", 0),
+    ],
+)
+def test_sales_answers(task: str, gold: str | None, answer: str, reward: int) -> None:
+    assert score(task, "exact_match", gold, answer).reward == reward
