@@ -60,8 +60,9 @@ def open_read_only(path: Path) -> sqlite3.Connection:
 
 
 def database_schema(path: Path) -> Schema:
-    """The schema a database is served with: the B2B org's when it has the sales objects' tables, else the
-    service org's (also for a file that cannot be read: whoever opens it next reports why)."""
+    """The schema a database is served with: a sales org's when it has the sales objects' tables (the B2C
+    org's when Account has its person-account columns, else the B2B org's), else the service org's (also
+    for a file that cannot be read: whoever opens it next reports why)."""
     from .schema import org_type_of_tables, org_type_schema
 
     try:
@@ -69,9 +70,10 @@ def database_schema(path: Path) -> Schema:
             tables = {
                 row[0].lower() for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
             }
+            columns = {row[1].lower() for row in connection.execute('PRAGMA table_info("Account")')}
     except sqlite3.DatabaseError:
-        tables = set()
-    return org_type_schema(org_type_of_tables(tables))
+        tables, columns = set(), set()
+    return org_type_schema(org_type_of_tables(tables, columns))
 
 
 def latest_activity(db_path: Path) -> date | None:

@@ -18,7 +18,9 @@ from typing import Any
 DEFAULT_SCHEMA = Path(__file__).resolve().parent / "crmarena_schema.json"
 # What a B2B sales org adds to it (docs/orgs.md); a B2B dump carries the whole, composed by schema_document.
 SALES_OBJECTS = Path(__file__).resolve().parent / "sales_objects.json"
-ORG_TYPES = ("service", "b2b")
+# What a B2C org changes in the B2B org's: person-account fields on Account, a lead's Company optional.
+B2C_CHANGES = Path(__file__).resolve().parent / "b2c_changes.json"
+ORG_TYPES = ("service", "b2b", "b2c")
 B2B_DESCRIPTION = (
     "The CRMArena B2B org: a sports equipment maker selling to businesses. The Service Cloud objects of the "
     "service org plus the Sales Cloud objects (opportunities, quotes, contracts, leads, activities, territories)."
@@ -247,7 +249,9 @@ def schema_from_document(data: dict[str, Any]) -> Schema:
 
 def schema_document(org: str = "service") -> dict[str, Any]:
     """The schema file of an org type: ``service`` is crmarena_schema.json; ``b2b`` adds the sales objects,
-    its benchmark objects after the service org's and its supporting objects last."""
+    its benchmark objects after the service org's and its supporting objects last; ``b2c`` is ``b2b`` with
+    the person-account fields a consumer org fills (b2c_changes.json) and a lead's Company optional (a lead
+    without one converts to a person account)."""
     if org not in ORG_TYPES:
         raise ValueError(f"unknown org type {org!r}; one of {', '.join(ORG_TYPES)}")
     service = json.loads(DEFAULT_SCHEMA.read_text(encoding="utf-8"))
@@ -258,7 +262,23 @@ def schema_document(org: str = "service") -> dict[str, Any]:
     ordered = [item for item in objects if not item.get("supporting")] + [
         item for item in objects if item.get("supporting")
     ]
+    if org == "b2c":
+        return _b2c_document(service["schemaVersion"], ordered)
     return {"schemaVersion": service["schemaVersion"], "description": B2B_DESCRIPTION, "objects": ordered}
+
+
+def _b2c_document(version: int, objects: list[dict[str, Any]]) -> dict[str, Any]:
+    changes = json.loads(B2C_CHANGES.read_text(encoding="utf-8"))
+    changed = []
+    for item in objects:
+        fields = [
+            {**field, "nillable": True} if field["name"] in changes["nillable"].get(item["name"], ()) else field
+            for field in item["fields"]
+        ]
+        if item["name"] == "Account":
+            fields += changes["accountFields"]
+        changed.append({**item, "fields": fields})
+    return {"schemaVersion": version, "description": changes["description"], "objects": changed}
 
 
 @cache
@@ -273,9 +293,19 @@ def sales_object_names() -> frozenset[str]:
     return frozenset(item["name"].lower() for item in json.loads(SALES_OBJECTS.read_text(encoding="utf-8"))["objects"])
 
 
-def org_type_of_tables(tables: set[str]) -> str:
-    """The org type a database's (lower-case) table names show: ``b2b`` when every sales object has a table."""
-    return "b2b" if sales_object_names() <= tables else "service"
+@cache
+def b2c_account_columns() -> frozenset[str]:
+    """The Account fields only a B2C org has (lower case): their columns mark a B2C database."""
+    changes = json.loads(B2C_CHANGES.read_text(encoding="utf-8"))
+    return frozenset(field["name"].lower() for field in changes["accountFields"])
+
+
+def org_type_of_tables(tables: set[str], account_columns: set[str] | frozenset[str] = frozenset()) -> str:
+    """The org type a database's (lower-case) table names and Account columns show: a sales org when every
+    sales object has a table, ``b2c`` among them when Account has the person-account columns of a B2C org."""
+    if not sales_object_names() <= tables:
+        return "service"
+    return "b2c" if b2c_account_columns() <= account_columns else "b2b"
 
 
 @cache
