@@ -1,13 +1,14 @@
-"""The B2B sales org served by the same engine and UI: unmodified simple-salesforce queries its sales
-objects through their relationships, describes them as a real org does (jsforce too), and the UI shows an
-Opportunity."""
+"""The sales orgs (B2B and B2C) served by the same engine and UI: unmodified simple-salesforce queries their
+sales objects through their relationships, describes them as a real org does (jsforce too), and the UI shows
+an Opportunity; a B2C org's customers are person accounts, and its leads need no company. Every test runs on
+both orgs."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
 import pytest
-from simple_salesforce import Salesforce
+from simple_salesforce import Salesforce, SalesforceMalformedRequest
 
 from fixtures.build import BuildResult, build
 from mock_org.server.http import tls
@@ -18,9 +19,15 @@ from .jsforce import run_script
 from .ui.pages import log_in
 
 
+@pytest.fixture(scope="module", params=("b2b", "b2c"))
+def org_type(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
 @pytest.fixture(scope="module")
-def b2b_org(tmp_path_factory: pytest.TempPathFactory, tls_files: tls.TlsFiles) -> Iterator[RunningOrg]:
-    result: BuildResult = build(3, 0.2, tmp_path_factory.mktemp("b2b"), org="b2b")
+def b2b_org(org_type: str, tmp_path_factory: pytest.TempPathFactory, tls_files: tls.TlsFiles) -> Iterator[RunningOrg]:
+    """A small build of the sales org ``org_type`` (the name is the first one's), served."""
+    result: BuildResult = build(3, 0.2, tmp_path_factory.mktemp(org_type), org=org_type)
     with serve_org(result.db_path, tls_files=tls_files) as served:
         yield served
 
@@ -150,3 +157,41 @@ def test_jsforce_sees_the_sales_objects(b2b_org: RunningOrg, tls_files: tls.TlsF
     assert len(seen["territories"]) == 6 and all(territory["members"] for territory in seen["territories"])
     assert sum(len(territory["states"]) for territory in seen["territories"]) == 30
     assert seen["acceptedQuoteStages"] and set(seen["acceptedQuoteStages"]) == {"Closed Won"}
+
+
+def test_customers_are_person_accounts_in_a_b2c_org(org_type: str, sf: Salesforce) -> None:
+    fields = {item["name"]: item for item in sf.Account.describe()["fields"]}
+    assert {"IsPersonAccount", "PersonEmail", "PersonContactId", "FirstName", "LastName"} <= set(fields)
+    assert fields["PersonContactId"]["referenceTo"] == ["Contact"]
+    person_only = {"PersonMobilePhone", "PersonBirthdate", "PersonLeadSource", "PersonMailingCity"}
+    assert person_only <= set(fields) if org_type == "b2c" else not person_only & set(fields)
+    rows = sf.query(
+        "SELECT Account.Name, Account.IsPersonAccount, Account.PersonContact.Email, Account.PersonEmail, "
+        "Contact.Name FROM Opportunity WHERE IsWon = true ORDER BY CloseDate LIMIT 5"
+    )["records"]
+    assert len(rows) == 5
+    for row in rows:
+        assert row["Account"]["IsPersonAccount"] == (org_type == "b2c")
+        if org_type == "b2c":  # the deal's contact is the consumer themself
+            assert row["Account"]["PersonContact"]["Email"] == row["Account"]["PersonEmail"]
+            assert row["Contact"]["Name"] == row["Account"]["Name"]
+
+
+def test_a_lead_needs_a_company_only_in_a_b2b_org(org_type: str, sf: Salesforce) -> None:
+    company = {item["name"]: item for item in sf.Lead.describe()["fields"]}["Company"]
+    assert company["nillable"] == (org_type == "b2c")
+    if org_type == "b2c":
+        created = sf.Lead.create({"LastName": "Shopper", "LeadSource": "Web", "Status": "Open - Not Contacted"})
+        assert created["success"] and sf.Lead.get(created["id"])["Company"] is None
+    else:
+        with pytest.raises(SalesforceMalformedRequest, match=r"REQUIRED_FIELD_MISSING.*Company"):
+            sf.Lead.create({"LastName": "Buyer", "Status": "Open - Not Contacted"})
+
+
+def test_the_ui_renders_a_customer_account_page(b2b_org: RunningOrg, sf: Salesforce) -> None:
+    deal = sf.query("SELECT AccountId, Account.Name FROM Opportunity WHERE IsWon = true LIMIT 1")["records"][0]
+    client = b2b_org.app.test_client()
+    log_in(client, b2b_org.username, b2b_org.password)
+    answer = client.get(f"/lightning/r/Account/{deal['AccountId']}/view")
+    assert answer.status_code == 200
+    assert deal["Account"]["Name"].replace("&", "&amp;") in answer.get_data(as_text=True)
