@@ -195,3 +195,17 @@ def test_the_ui_renders_a_customer_account_page(b2b_org: RunningOrg, sf: Salesfo
     answer = client.get(f"/lightning/r/Account/{deal['AccountId']}/view")
     assert answer.status_code == 200
     assert deal["Account"]["Name"].replace("&", "&amp;") in answer.get_data(as_text=True)
+
+
+def test_a_consumer_created_through_the_api_is_a_person_account(org_type: str, sf: Salesforce) -> None:
+    person_type = sf.query("SELECT Id FROM RecordType WHERE SobjectType = 'Account' AND IsPersonType = true")
+    fields = {"FirstName": "Robin", "LastName": "Walker", "PersonEmail": "robin.walker@example.com"}
+    if org_type == "b2c":
+        fields.update(PersonMobilePhone="555-0100", PersonBirthdate="1990-04-02", PersonLeadSource="Web")
+    created = sf.Account.create({**fields, "RecordTypeId": person_type["records"][0]["Id"]})
+    account = sf.Account.get(created["id"])
+    assert account["IsPersonAccount"] and account["Name"] == "Robin Walker"
+    contact = sf.Contact.get(account["PersonContactId"])
+    assert contact["Email"] == "robin.walker@example.com" and contact["IsPersonAccount"]
+    if org_type == "b2c":
+        assert (account["PersonMobilePhone"], account["PersonBirthdate"]) == ("555-0100", "1990-04-02")
