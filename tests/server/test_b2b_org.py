@@ -209,3 +209,21 @@ def test_a_consumer_created_through_the_api_is_a_person_account(org_type: str, s
     assert contact["Email"] == "robin.walker@example.com" and contact["IsPersonAccount"]
     if org_type == "b2c":
         assert (account["PersonMobilePhone"], account["PersonBirthdate"]) == ("555-0100", "1990-04-02")
+
+
+def test_the_ui_renders_leads_contracts_and_calls(b2b_org: RunningOrg, sf: Salesforce) -> None:
+    """A consumer lead (no company), a membership contract and a call render like any record."""
+    client = b2b_org.app.test_client()
+    log_in(client, b2b_org.username, b2b_org.password)
+    lead = sf.query("SELECT Id, Name FROM Lead WHERE IsConverted = true ORDER BY Id LIMIT 1")["records"][0]
+    contract = sf.query("SELECT Id, ContractNumber FROM Contract ORDER BY Id LIMIT 1")["records"][0]
+    call = sf.query("SELECT Id, Name FROM VoiceCallTranscript__c ORDER BY Id LIMIT 1")["records"][0]
+    for sobject, record, shown in (
+        ("Lead", lead, lead["Name"]),
+        ("Contract", contract, contract["ContractNumber"]),
+        ("VoiceCallTranscript__c", call, call["Name"]),
+    ):
+        answer = client.get(f"/lightning/r/{sobject}/{record['Id']}/view")
+        assert answer.status_code == 200, sobject
+        assert shown.replace("&", "&amp;") in answer.get_data(as_text=True), sobject
+    assert client.get("/lightning/o/Lead/list").status_code == 200
