@@ -48,7 +48,12 @@ def _node_is_recent() -> bool:
 
 @pytest.fixture(scope="module")
 def sf(tmp_path_factory: pytest.TempPathFactory, tls_files: tls.TlsFiles) -> SfCli:
-    """Runs ``sf`` hermetically: its own HOME, no telemetry or update checks, the mock CA trusted."""
+    return installed_sf(tmp_path_factory, tls_files)
+
+
+def installed_sf(tmp_path_factory: pytest.TempPathFactory, tls_files: tls.TlsFiles) -> SfCli:
+    """Runs ``sf`` hermetically: its own HOME, no telemetry or update checks, the mock CA trusted (also for
+    the sales orgs' checks in test_b2b_org.py)."""
     packages = [SF_CLI]
     if not _node_is_recent():
         if platform.system() != "Linux" or platform.machine() not in ("x86_64", "AMD64"):
