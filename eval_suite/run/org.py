@@ -9,8 +9,9 @@ the sales objects' tables), else what the task set says it was made for, else th
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from contextlib import closing
 from dataclasses import replace
 from pathlib import Path
@@ -20,7 +21,7 @@ from fixtures.tasks.task_file import TaskFile
 from mock_org.dump import DB_FILE, MANIFEST_FILE, open_read_only
 from mock_org.schema import org_type_of_tables
 
-from .config import RunConfig
+from .config import ConfigError, RunConfig
 
 if TYPE_CHECKING:
     from fixtures.org_cache import BuiltOrg
@@ -38,6 +39,7 @@ def with_org(config: RunConfig, say: Callable[[str], None]) -> RunConfig:
         return config
     from fixtures.org_cache import built_org
 
+    _check_target(os.environ)
     seed, scale = build_settings(config)
     org = built_org(
         config.org,
@@ -49,6 +51,14 @@ def with_org(config: RunConfig, say: Callable[[str], None]) -> RunConfig:
     made = f"built in {org.seconds:.0f} s" if org.built else "from the cache"
     say(f"org: {config.org}, seed {seed}, scale {scale:g} ({made}): {org.folder}")
     return _use(config, org)
+
+
+def _check_target(env: Mapping[str, str]) -> None:
+    """--org serves its dump on a private mock: a run aimed at a running mock or a real org cannot use it."""
+    if (env.get("CRMARENA_TARGET") or "").strip().lower() == "salesforce" or env.get("CRMARENA_MOCK_URL"):
+        raise ConfigError(
+            "--org serves the org it builds on a private mock: unset CRMARENA_MOCK_URL and CRMARENA_TARGET=salesforce"
+        )
 
 
 def with_cached_org(config: RunConfig) -> RunConfig | None:
