@@ -78,6 +78,8 @@ def diagnose(config: RunConfig, show: Any) -> bool:
         instances = select_instances(task_file, config)
         org = org_type(config, task_file)
         show("tasks", describe_selection(task_file, config, len(instances)))
+        if org != "service":
+            show("org", f"a {org} org: the agent's prompt shows its schema")
         if config.shard is not None:
             show("shard", describe_shard(config, instances))
     settings = TargetSettings.from_env(db=config.db, timeout=config.org_timeout)
@@ -89,7 +91,7 @@ def diagnose(config: RunConfig, show: Any) -> bool:
                 started = time.perf_counter()
                 target.preflight()
                 took = time.perf_counter() - started
-                show("target", f"the {target.name} ({org} org): login and query answered in {took:.2f} s")
+                show("target", f"the {target.name}: login and query answered in {took:.2f} s")
     except TargetUnavailable as error:
         show("target", f"NOT USABLE: {error}")
         ready = False

@@ -10,7 +10,9 @@ import hashlib
 import json
 import threading
 import time
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -18,13 +20,17 @@ from eval_suite.agents.base import EpisodeContext
 from eval_suite.agents.react import system_prompt
 from eval_suite.commands.cli import main
 from eval_suite.prompts.schema import render_schema
+from eval_suite.run.config import MODEL_AGENTS, RunConfig
 from eval_suite.run.identity import org_of
+from eval_suite.run.runner import run
 from eval_suite.tools.toolbox import Toolbox
 from fixtures import org_cache
 from fixtures.tasks.model import TASKS
 from fixtures.tasks.task_file import read_task_file
 from mock_org.schema import ORG_TYPES
 from mock_org.user_errors import BAD_FILE, USAGE
+
+from .scripted import Reply, ScriptedLLM, turns
 
 SMALL = ["--org-seed", "42", "--org-scale", "0.2", "--org-per-task", "3"]
 # The service org's schema as its agents read it, before sales orgs existed: it must not change.
@@ -173,3 +179,63 @@ def test_an_org_built_without_tasks_is_refused(tmp_path: Path, monkeypatch: pyte
     assert main(args) == BAD_FILE
     err = capsys.readouterr().err.strip().splitlines()
     assert "has no task instances" in err[-1] and "--org-per-task N" in err[-1]
+
+
+def _sales_policy(body: dict[str, Any]) -> Reply:
+    """A model that asks the org for a deal (a sales object) once, then answers None."""
+    last = body["messages"][-1].get("content") or ""
+    if body.get("tools") and last.startswith("What is the weather"):
+        return Reply(tool_calls=[("get_weather", {"city": "Paris"})])  # the capability probe
+    query = "SELECT Id, StageName FROM Opportunity ORDER BY Id LIMIT 1"
+    native = bool(body.get("tools"))
+    names = {tool["function"]["name"] for tool in body.get("tools") or []}
+    if turns(body) == 0:
+        if native and "issue_soql_query" in names:
+            return Reply(tool_calls=[("issue_soql_query", {"query": query})])
+        if not native:
+            return Reply(f"<thought>Look at a deal.</thought><execute>{query}</execute>")
+    if native:
+        return Reply(tool_calls=[("respond", {"content": "None"})])
+    return Reply("<thought>Done.</thought><respond>None</respond>")
+
+
+@pytest.mark.parametrize(
+    ("agent", "interactive"),
+    [
+        ("react", False),
+        ("act", False),
+        ("fc-sql", False),
+        ("fc", False),
+        ("null", False),
+        ("majority", False),
+        ("oracle", True),
+    ],
+)
+def test_every_agent_runs_on_the_b2b_dump_by_db(b2b_run: Path, tmp_path: Path, agent: str, interactive: bool) -> None:
+    """--db and --tasks-file keep working: a B2B dump named by path is a b2b run, its schema in the prompt."""
+    manifest = json.loads((b2b_run / "run.json").read_text(encoding="utf-8"))
+    tasks_file = Path(manifest["tasks_file"])
+    base = RunConfig(
+        agent=agent,
+        model="scripted-model" if agent in MODEL_AGENTS else None,
+        tasks_file=tasks_file,
+        db=tasks_file.with_name("crmarena.db"),
+        out=tmp_path / "run",
+        tasks=("handle_time",),
+        limit=1,
+        workers=1,
+        retry_base=0.01,
+        progress=False,
+        interactive=interactive,
+    )
+    with ScriptedLLM(_sales_policy) as llm:
+        result = run(replace(base, base_url=llm.url))
+    assert result.manifest["org"] == "b2b"
+    assert [record["status"] for record in result.records] in (["passed"], ["failed"])
+    if interactive:
+        assert result.records[0]["status"] == "passed"
+    if agent in ("react", "act", "fc-sql"):
+        record = result.records[0]
+        assert "## Opportunity:" in record["traj"][0]["content"]
+        observed = " ".join(str(message.get("content")) for message in record["traj"][1:])
+        assert "'Id': '006" in observed  # the org answered with a deal
