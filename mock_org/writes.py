@@ -36,6 +36,8 @@ from .errors import (
 from .ids import POD, IdMinter, serial_of, to18
 from .permissions import AUDIT_FIELDS, Permissions
 from .platform import has_person_accounts, person_contact
+from .sales_rules import calculate as sales_calculate
+from .sales_rules import check_create as sales_check_create
 from .schema import TEXT_TYPES, Field, Schema, SObject
 from .storage import Storage
 from .values import format_datetime, parse_datetime
@@ -112,6 +114,7 @@ class Writer:
         self._auto_numbers(connection, sobject, row)
         person = self._person_account(connection, sobject, row)
         self._calculate(connection, sobject, row)
+        sales_check_create(sobject, row)
         self._check_required(sobject, row)
         self._check_unique(connection, sobject, row)
         self._check_assignment(connection, sobject, row)
@@ -399,6 +402,7 @@ class Writer:
             row["IsClosed"] = 1 if (row.get("Status") or "").casefold() == "closed" else 0
         if sobject.name == "OrderItem":
             self._order_item(connection, row)
+        sales_calculate(sobject, row)
         if sobject.name == "PricebookEntry" and row.get("Product2Id"):
             product = self._row(connection, self.schema["Product2"], row["Product2Id"])
             row["Name"] = product["Name"] if product else None
