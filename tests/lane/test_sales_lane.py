@@ -148,3 +148,41 @@ def test_the_target_refuses_what_a_real_org_refuses(sales_cut: Dump, tmp_path: P
             "INVALID_CROSS_REFERENCE_KEY"
         )
         assert sf.Lead.get(flat[fresh["Id"]])["IsConverted"] is False
+
+
+def test_a_push_stopped_before_or_inside_its_passes_finishes_them_when_run_again(
+    sales_cut: Dump, tmp_path: Path, monkeypatch
+) -> None:
+    idmap_path = tmp_path / "idmap.json"
+    with empty_org(sales_cut.path) as org:
+        sf = org.connect()
+
+        def stop_at_the_transcripts(name: str, made: int) -> None:
+            if name == "VoiceCallTranscript__c":  # after the contracts and leads are made, before the passes
+                raise KeyboardInterrupt
+
+        pusher = Pusher(sf, sales_cut, idmap_path, target={}, progress=False, after_batch=stop_at_the_transcripts)
+        with pytest.raises(KeyboardInterrupt):
+            pusher.run()
+        assert sf.query("SELECT COUNT() FROM Contract WHERE Status = 'Draft'")["totalSize"] == len(
+            sales_cut.rows("Contract")
+        )
+        # The next run stops after converting one lead.
+        real_call, calls = sales_push.soap_call, []
+
+        def one_call(*args, **kwargs):
+            if calls:
+                raise KeyboardInterrupt
+            calls.append(args)
+            return real_call(*args, **kwargs)
+
+        monkeypatch.setattr(sales_push, "CONVERT_BATCH", 1)
+        monkeypatch.setattr(sales_push, "soap_call", one_call)
+        with pytest.raises(KeyboardInterrupt):
+            Pusher(sf, sales_cut, idmap_path, target={}, progress=False).run()
+        assert sf.query("SELECT COUNT() FROM Lead WHERE IsConverted = true")["totalSize"] == 1
+        monkeypatch.setattr(sales_push, "soap_call", real_call)
+        Pusher(sf, sales_cut, idmap_path, target={}, progress=False).run()
+        idmap = load_idmap(idmap_path)
+        for name in ("Contract", "Lead", "VoiceCallTranscript__c", "Territory2", "UserTerritory2Association"):
+            assert org_digest(sf, sales_cut, idmap, name) == source_digest(sales_cut, name), name
