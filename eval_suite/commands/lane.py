@@ -79,7 +79,13 @@ def _metadata(args: argparse.Namespace) -> int:
     from ..lane.source import Dump
 
     if args.db is not None:
-        schema = json.loads(Dump(args.db).schema_path.read_text(encoding="utf-8"))
+        schema_path = Dump(args.db).schema_path
+        try:
+            schema = json.loads(schema_path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as error:
+            raise BadFile(f"{schema_path}: not a dump layout: {error}") from None
+        if not isinstance(schema, dict) or not isinstance(schema.get("objects"), list):
+            raise BadFile(f"{schema_path}: not a dump layout (no list of objects)")
     else:
         schema = schema_document(args.org or "service")
     written = write_project(schema, args.out)
