@@ -14,7 +14,7 @@ from simple_salesforce.exceptions import SalesforceMalformedRequest
 from eval_suite.commands.cli import main
 from eval_suite.lane import sales_push
 from eval_suite.lane.idmap import IdMap, load_idmap
-from eval_suite.lane.push import MATCHED, Pusher
+from eval_suite.lane.push import MATCHED, Pusher, PushRefused
 from eval_suite.lane.source import Dump
 from fixtures.build import build
 
@@ -186,3 +186,14 @@ def test_a_push_stopped_before_or_inside_its_passes_finishes_them_when_run_again
         idmap = load_idmap(idmap_path)
         for name in ("Contract", "Lead", "VoiceCallTranscript__c", "Territory2", "UserTerritory2Association"):
             assert org_digest(sf, sales_cut, idmap, name) == source_digest(sales_cut, name), name
+
+
+def test_an_org_without_the_sales_features_is_refused_before_anything_is_made(sales_cut: Dump, tmp_path: Path) -> None:
+    """An org without Quotes or Sales Territories (here a service org) is told which feature to enable."""
+    with empty_org() as org:
+        sf = org.connect()
+        with pytest.raises(
+            PushRefused, match=r"has no (Territory2\w*|Quote\w*) object .*enable (Sales Territories|Quotes)"
+        ):
+            Pusher(sf, sales_cut, tmp_path / "idmap.json", target={}, progress=False).run()
+        assert sf.query("SELECT COUNT() FROM Account")["totalSize"] == 0
