@@ -34,6 +34,7 @@ if TYPE_CHECKING:
 
 CONVERT_BATCH = 50  # LeadConverts per convertLead call (the API takes up to 100)
 PARTNER = "urn:partner.soap.sforce.com"
+QUEUE_PREFIX = "00G"  # a Group's key prefix: a lead owned by a queue
 SOAP_ENV = "http://schemas.xmlsoap.org/soap/envelope/"
 # What an org lacking one of these objects must enable first (docs/real-org-lane.md).
 FEATURES = {
@@ -91,9 +92,10 @@ def convert_leads(pusher: Pusher, rows: list[dict[str, Any]]) -> int:
     mapped, flat = pusher._mapped("Lead"), pusher._flat()
     done = {record["Id"] for record in pusher._query("SELECT Id FROM Lead WHERE IsConverted = true")}
     todo = [row for row in converted if mapped[row["Id"]] not in done]
+    owners = {row["Id"]: row.get("OwnerId") for row in pusher.dump.rows("Account")} if todo else {}
     for start in range(0, len(todo), CONVERT_BATCH):
         batch = todo[start : start + CONVERT_BATCH]
-        converts = [_lead_convert(mapped[row["Id"]], row, flat) for row in batch]
+        converts = [_lead_convert(mapped[row["Id"]], row, flat, owners) for row in batch]
         results = soap_call(pusher.sf, "convertLead", "".join(f"<leadConverts>{c}</leadConverts>" for c in converts))
         for row, result in zip(batch, results, strict=True):
             if result.findtext(f"{{{PARTNER}}}success") != "true":
@@ -104,8 +106,12 @@ def convert_leads(pusher: Pusher, rows: list[dict[str, Any]]) -> int:
     return len(todo)
 
 
-def _lead_convert(lead_id: str, row: Mapping[str, Any], flat: Mapping[str, str]) -> str:
-    """One LeadConvert element's children (SOAP API, LeadConvert), in the WSDL's order."""
+def _lead_convert(lead_id: str, row: Mapping[str, Any], flat: Mapping[str, str], owners: Mapping[str, Any]) -> str:
+    """One LeadConvert element's children (SOAP API, LeadConvert), in the WSDL's order. A lead a queue owns
+    names an owner (a queue cannot own what a conversion makes): its account's."""
+    owner = None
+    if str(row.get("OwnerId") or "").startswith(QUEUE_PREFIX):
+        owner = flat.get(owners.get(row.get("ConvertedAccountId") or "") or "")
     parts = {
         "accountId": flat.get(row.get("ConvertedAccountId") or ""),
         "contactId": flat.get(row.get("ConvertedContactId") or ""),
@@ -114,6 +120,7 @@ def _lead_convert(lead_id: str, row: Mapping[str, Any], flat: Mapping[str, str])
         "leadId": lead_id,
         "opportunityId": flat.get(row.get("ConvertedOpportunityId") or ""),
         "overwriteLeadSource": "false",
+        "ownerId": owner,
         "sendNotificationEmail": "false",
     }
     return "".join(f"<{tag}>{escape(str(value))}</{tag}>" for tag, value in parts.items() if value)
