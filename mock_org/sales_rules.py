@@ -3,8 +3,12 @@
 - A contract is made in a draft status and activated afterwards by an update: the org refuses a create
   whose Status is in the Activated category (Object Reference, Contract and ContractStatus: StatusCode
   is Draft, InApproval or Activated, and ActivatedDate/ActivatedById are update-only fields).
-- Contract.StatusCode is the category of its Status; Opportunity.IsClosed/IsWon follow the stage;
-  Task.IsClosed follows a closed status (the org reads them from the stage and status pick lists).
+- Contract.StatusCode is the category of its Status; Opportunity.IsClosed/IsWon follow the stage and
+  ExpectedRevenue is Amount × Probability; Task.IsClosed follows a closed status (the org reads them from
+  the stage and status pick lists).
+- OpportunityHistory is written by the org, never by a client: a row when an opportunity is made and
+  whenever its stage, amount, probability, close date or forecast category changes (Object Reference,
+  OpportunityHistory).
 
 Called by writes.Writer on every create and update; the objects a service org lacks are never touched.
 """
@@ -21,6 +25,8 @@ CONTRACT_STATUS_CODES = {"draft": "Draft", "in approval process": "InApproval", 
 WON_STAGES = frozenset({"closed won"})
 CLOSED_STAGES = frozenset({"closed won", "closed lost"})
 CLOSED_TASK_STATUSES = frozenset({"completed"})
+# The opportunity fields whose change the org records in OpportunityHistory.
+HISTORY_FIELDS = ("StageName", "Amount", "CloseDate", "Probability", "ForecastCategoryName")
 
 
 def contract_status_code(status: str | None) -> str | None:
@@ -44,5 +50,28 @@ def calculate(sobject: SObject, row: dict[str, Any]) -> None:
         stage = (row.get("StageName") or "").casefold()
         row["IsClosed"] = 1 if stage in CLOSED_STAGES else 0
         row["IsWon"] = 1 if stage in WON_STAGES else 0
+        if sobject.field("ExpectedRevenue") is not None:
+            row["ExpectedRevenue"] = expected_revenue(row)
     elif sobject.name == "Task" and sobject.field("IsClosed") is not None:
         row["IsClosed"] = 1 if (row.get("Status") or "").casefold() in CLOSED_TASK_STATUSES else 0
+
+
+def expected_revenue(row: dict[str, Any]) -> float | None:
+    amount, probability = row.get("Amount"), row.get("Probability")
+    return None if amount is None or probability is None else round(amount * probability / 100, 2)
+
+
+def opportunity_history(before: dict[str, Any] | None, row: dict[str, Any]) -> dict[str, Any] | None:
+    """The OpportunityHistory values the org records for an opportunity just made (``before`` None) or
+    changed; None when no recorded field changed."""
+    if before is not None and all(before.get(name) == row.get(name) for name in HISTORY_FIELDS):
+        return None
+    return {
+        "OpportunityId": row["Id"],
+        "StageName": row.get("StageName"),
+        "Amount": row.get("Amount"),
+        "ExpectedRevenue": expected_revenue(row),
+        "CloseDate": row.get("CloseDate"),
+        "Probability": row.get("Probability"),
+        "ForecastCategory": row.get("ForecastCategoryName"),
+    }

@@ -3,8 +3,8 @@ create, and the passes after the creates that bring the records to the dump's st
 
 - **Written by the org, never pushed**: an object the schema marks not createable. OpportunityHistory is
   one: the org adds a row itself whenever an opportunity's stage, amount, probability or close date is
-  set (Object Reference, OpportunityHistory: query and delete only). The pushed org's stage history is
-  therefore one row per opportunity, dated the day of the push, not the dump's.
+  set (Object Reference, OpportunityHistory: no create). The pushed org's stage history is therefore
+  its own, one row per opportunity as the push makes it, not the dump's.
 - **Contracts** are made in the org's default (Draft) status and then given their own status by an
   update, with ActivatedDate and ActivatedById where the org lets them be updated (Object Reference,
   Contract: both are update-only; ContractStatus: an Activated-category status cannot be created).
@@ -154,7 +154,7 @@ def notes(pusher: Pusher, rows: Mapping[str, list[dict[str, Any]]]) -> list[str]
         if not sobject.createable and counts.get(name):
             said.append(
                 f"{name}: {counts[name]:,} records not pushed: the org writes its own (for OpportunityHistory, "
-                "a row per opportunity dated the day of the push)"
+                "a row per opportunity as the push makes it)"
             )
     models = rows.get("Territory2Model", [])
     if models:

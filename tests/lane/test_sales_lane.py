@@ -73,7 +73,12 @@ def test_a_sales_push_gives_the_same_records_by_the_real_orgs_rules(
         assert "is Planning, the dump's is Active" in out and "converted leads carry the day of the push" in out
         sf, idmap = org.connect(), load_idmap(idmap_path)
         back = _back(idmap)
-        assert "OpportunityHistory" not in idmap.objects  # the org writes its own
+        assert "OpportunityHistory" not in idmap.objects  # the org writes its own: a row per opportunity made
+        history = sf.query_all("SELECT OpportunityId, StageName FROM OpportunityHistory")["records"]
+        stages = {
+            row["Id"]: row["StageName"] for row in sf.query_all("SELECT Id, StageName FROM Opportunity")["records"]
+        }
+        assert sorted((row["OpportunityId"], row["StageName"]) for row in history) == sorted(stages.items())
         for name, sobject in sales_cut.objects.items():
             if name not in MATCHED and sobject.createable:
                 assert org_digest(sf, sales_cut, idmap, name) == source_digest(sales_cut, name), name
