@@ -153,6 +153,14 @@ def test_the_target_refuses_what_a_real_org_refuses(sales_cut: Dump, tmp_path: P
             "INVALID_CROSS_REFERENCE_KEY"
         )
         assert sf.Lead.get(flat[fresh["Id"]])["IsConverted"] is False
+        # The org records a stage change in OpportunityHistory, not a change of anything else.
+        deal = flat[sales_cut.rows("Opportunity")[0]["Id"]]
+        rows = f"SELECT StageName FROM OpportunityHistory WHERE OpportunityId = '{deal}'"
+        before = [row["StageName"] for row in sf.query_all(rows)["records"]]
+        sf.Opportunity.update(deal, {"Description": "only words"})
+        sf.Opportunity.update(deal, {"StageName": "Negotiation/Review"})
+        after = [row["StageName"] for row in sf.query_all(rows)["records"]]
+        assert sorted(after) == sorted([*before, "Negotiation/Review"])
 
 
 def test_a_push_stopped_before_or_inside_its_passes_finishes_them_when_run_again(
