@@ -63,7 +63,8 @@ def cut_sales_dump(source: Path, target: Path, deals: int = 3, leads: int = 4) -
     rows = {name: {row["Id"]: row for row in dump.rows(name)} for name in dump.objects}
     kept: dict[str, set[str]] = {name: set() for name in dump.objects}
     for name in (*MATCHED, "Territory2Model", "Territory2Type", "Territory2"):
-        kept[name] = set(rows[name])
+        if name in rows:  # a sales org without territories has none
+            kept[name] = set(rows[name])
     kept["Pricebook2"] = {key for key, row in rows["Pricebook2"].items() if row["IsStandard"]}
     lead_rows = sorted(rows["Lead"].values(), key=lambda row: row["Id"])
     converted = [row for row in lead_rows if row["IsConverted"]][: leads // 2]
