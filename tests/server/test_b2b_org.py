@@ -5,10 +5,7 @@ both orgs."""
 
 from __future__ import annotations
 
-import json
-import subprocess
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 from simple_salesforce import Salesforce, SalesforceMalformedRequest
@@ -18,9 +15,7 @@ from mock_org.server.http import tls
 from mock_org.server.serve import RunningOrg, serve_org
 
 from . import npm
-from .conftest import Client
 from .jsforce import run_script
-from .test_sf_cli import SfCli, installed_sf
 from .ui.pages import log_in
 
 
@@ -232,38 +227,3 @@ def test_the_ui_renders_leads_contracts_and_calls(b2b_org: RunningOrg, sf: Sales
         assert answer.status_code == 200, sobject
         assert shown.replace("&", "&amp;") in answer.get_data(as_text=True), sobject
     assert client.get("/lightning/o/Lead/list").status_code == 200
-
-
-@pytest.fixture(scope="module")
-def sf_cli(tmp_path_factory: pytest.TempPathFactory, tls_files: tls.TlsFiles) -> SfCli:
-    return installed_sf(tmp_path_factory, tls_files)
-
-
-def _sf_json(result: subprocess.CompletedProcess) -> Any:
-    assert result.returncode == 0, result.stdout + result.stderr
-    return json.loads(result.stdout)["result"]
-
-
-@pytest.mark.slow
-def test_the_sf_cli_sees_the_sales_objects(org_type: str, b2b_org: RunningOrg, sf_cli: SfCli) -> None:
-    """The unmodified Salesforce CLI (opt-in, --run-slow: tests/server/test_sf_cli.py installs it) lists,
-    describes and queries the sales objects, and creates a lead as the org's schema allows."""
-    token = Client("https", b2b_org).token
-    login = sf_cli(
-        "org", "login", "access-token", "--instance-url", b2b_org.url, "--no-prompt", "--alias", org_type,
-        env={"SF_ACCESS_TOKEN": token},
-    )  # fmt: skip
-    assert login.returncode == 0, login.stdout + login.stderr
-    listed = _sf_json(sf_cli("sobject", "list", "--target-org", org_type, "--json"))
-    assert {"Opportunity", "Quote", "Contract", "Lead", "Territory2", "VoiceCallTranscript__c"} <= set(listed)
-    described = _sf_json(sf_cli("sobject", "describe", "--sobject", "Account", "--target-org", org_type, "--json"))
-    names = {field["name"] for field in described["fields"]}
-    assert {"IsPersonAccount", "PersonEmail", "PersonContactId"} <= names
-    assert ("PersonMobilePhone" in names) == (org_type == "b2c")
-    soql = "SELECT Name, StageName, Account.Name, Account.IsPersonAccount FROM Opportunity WHERE IsWon = true LIMIT 3"
-    won = _sf_json(sf_cli("data", "query", "--target-org", org_type, "-q", soql, "--json"))["records"]
-    assert len(won) == 3 and all(row["StageName"] == "Closed Won" for row in won)
-    assert {row["Account"]["IsPersonAccount"] for row in won} == {org_type == "b2c"}
-    values = "LastName=Shopper Status='Open - Not Contacted'"
-    created = sf_cli("data", "create", "record", "--sobject", "Lead", "--values", values, "--target-org", org_type)
-    assert (created.returncode == 0) == (org_type == "b2c"), created.stdout + created.stderr
