@@ -1,6 +1,6 @@
 """The nine service tasks on a sales org: its tasks.jsonl holds them first (100 each on a full-size org), the
 sales task types after them, numbered on; on the B2B org of seed 42 they keep every bound of the hardness
-audit (fixtures/audit/bounds.py) that they keep on the service org."""
+audit (fixtures/audit/bounds.py) that they keep on the service org, and so on the B2C org of seed 42."""
 
 from __future__ import annotations
 
@@ -34,9 +34,11 @@ def test_the_sales_task_types_follow_the_nine_numbered_on() -> None:
 
 
 @pytest.mark.slow
-def test_the_nine_keep_the_audit_bounds_on_the_b2b_org(b2b_db: Path, b2b_latent: dict) -> None:
-    instances = generate_tasks(b2b_db, b2b_latent, 42, 100).instances
+@pytest.mark.parametrize("org", ["b2b", "b2c"])
+def test_the_nine_keep_the_audit_bounds_on_a_sales_org(org: str, request: pytest.FixtureRequest) -> None:
+    db: Path = request.getfixturevalue(f"{org}_db")
+    instances = generate_tasks(db, request.getfixturevalue(f"{org}_latent"), 42, 100).instances
     assert Counter(instance.task for instance in instances) == {spec.name: 100 for spec in TASKS}
-    assert {instance.task_set["org"]["type"] for instance in instances if instance.task_set} == {"b2b"}
-    audit = run_audit(b2b_db, instances)
+    assert {instance.task_set["org"]["type"] for instance in instances if instance.task_set} == {org}
+    audit = run_audit(db, instances)
     assert audit.failures() == []
