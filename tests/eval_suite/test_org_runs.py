@@ -42,27 +42,38 @@ def cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("org-cache")
 
 
-@pytest.fixture(scope="module")
-def b2b_run(cache_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """An oracle run of `eval --org b2b` on a small B2B org (built into the module's cache)."""
-    out = tmp_path_factory.mktemp("runs") / "oracle-b2b"
+def _oracle_run(org: str, cache_dir: Path, out: Path) -> Path:
+    """An oracle run of `eval --org ORG` on a small org of that type (built into ``cache_dir``)."""
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("CRMARENA_CACHE_DIR", str(cache_dir))
-        code = main(["eval", "--org", "b2b", *SMALL, "--out", str(out), "--no-progress"])
+        code = main(["eval", "--org", org, *SMALL, "--out", str(out), "--no-progress"])
     assert code == 0
     return out
 
 
-def test_the_oracle_solves_every_task_type_of_the_b2b_org(b2b_run: Path) -> None:
-    summary = json.loads((b2b_run / "summary.json").read_text(encoding="utf-8"))
-    manifest = json.loads((b2b_run / "run.json").read_text(encoding="utf-8"))
-    assert manifest["org"] == "b2b"
+@pytest.fixture(scope="module")
+def b2b_run(cache_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return _oracle_run("b2b", cache_dir, tmp_path_factory.mktemp("runs") / "oracle-b2b")
+
+
+def _solved_every_task_type(run_dir: Path, org: str) -> None:
+    summary = json.loads((run_dir / "summary.json").read_text(encoding="utf-8"))
+    manifest = json.loads((run_dir / "run.json").read_text(encoding="utf-8"))
+    assert manifest["org"] == org
     task_file = read_task_file(manifest["tasks_file"])
     assert {spec.name for spec in TASKS} <= set(task_file.task_names)  # the nine service tasks, on the sales org
     assert set(summary["tasks"]) == set(task_file.task_names)
     assert all(task["score"]["value"] == 1.0 and task["complete"] for task in summary["tasks"].values())
     assert summary["overall"]["score"]["value"] == 1.0
-    assert all(instance.task_set and instance.task_set["org"]["type"] == "b2b" for instance in task_file.instances)
+    assert all(instance.task_set and instance.task_set["org"]["type"] == org for instance in task_file.instances)
+
+
+def test_the_oracle_solves_every_task_type_of_the_b2b_org(b2b_run: Path) -> None:
+    _solved_every_task_type(b2b_run, "b2b")
+
+
+def test_the_oracle_solves_every_task_type_of_the_b2c_org(cache_dir: Path, tmp_path: Path) -> None:
+    _solved_every_task_type(_oracle_run("b2c", cache_dir, tmp_path / "oracle-b2c"), "b2c")
 
 
 def test_a_second_run_takes_the_org_from_the_cache(b2b_run: Path, cache_dir: Path, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
