@@ -1,5 +1,5 @@
 """The real-org lane on a sales org: ``org metadata`` readies an org for its objects, and ``org push`` of a small
-cut of a B2B org into an empty mock org standing in for a real one gives the same records, by the real
+cut of a B2B (and of a B2C) org into an empty mock org standing in for a real one gives the same records, by the real
 org's rules (contracts made Draft then activated, leads converted by convertLead, OpportunityHistory left
 to the org), verified by querying the target."""
 
@@ -23,9 +23,10 @@ from .helpers import cut_sales_dump, empty_org, org_digest, source_digest
 NS = {"md": "http://soap.sforce.com/2006/04/metadata"}
 
 
-@pytest.fixture(scope="module")
-def sales_cut(tmp_path_factory: pytest.TempPathFactory) -> Dump:
-    built = build(3, 0.2, tmp_path_factory.mktemp("b2b"), org="b2b")
+@pytest.fixture(scope="module", params=("b2b", "b2c"))
+def sales_cut(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Dump:
+    """A cut of a small B2B org, then of a B2C one: every lane check runs on both."""
+    built = build(3, 0.2, tmp_path_factory.mktemp(request.param), org=request.param)
     return Dump(cut_sales_dump(built.db_path.parent, tmp_path_factory.mktemp("cut") / "crmarena.db"))
 
 
