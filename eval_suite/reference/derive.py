@@ -13,6 +13,7 @@ from typing import Any
 
 from eval_suite.tools.soql import ToolError, api_moment, quote
 from fixtures.tasks.grants import granted
+from fixtures.tasks.sales import bant
 
 CHAT_LINE = re.compile(r"\[(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})\] .+? \((Customer|Agent)\): (.*)")
 SOLUTION = re.compile(r"^\s*\d+\.\s+(?P<name>[^:\n]+?):\s.*?available for (?P<days>\d+) days[^\n]*$", re.M)
@@ -146,7 +147,17 @@ def policy_review(
     return next(iter(broken), None)
 
 
+# --- lead_qualification and lead_routing (fixtures/tasks/sales/lead_qualification.py, lead_routing.py) ---
+
+
+def qualify_lead(calls: list[dict[str, Any]], today: str) -> str | None:
+    """The BANT factors a lead does not meet (fixtures/tasks/sales/bant.py) from its calls' CallStartTime__c and
+    Body__c, as a list answer; None when it meets all four."""
+    held = [(api_moment(call["CallStartTime__c"]), call.get("Body__c") or "") for call in calls]
+    return ", ".join(sorted(bant.unmet(held, date.fromisoformat(today)))) or None
+
+
 OPERATIONS: dict[str, Callable[..., Any]] = {
     operation.__name__: operation
-    for operation in (the_one, pick, span, count_by, values, at_least, soql, policy_review)
+    for operation in (the_one, pick, span, count_by, values, at_least, soql, policy_review, qualify_lead)
 }
