@@ -16,7 +16,7 @@ import pytest
 from eval_suite.run.config import RunConfig
 from eval_suite.run.runner import run
 from fixtures.generate.lead_calls import OPENING_MINIMUM, statements
-from fixtures.tasks.model import Instance
+from fixtures.tasks.model import SALES_TASK_BY_NAME, Instance
 from fixtures.tasks.sales import lead_qualification, lead_routing
 from fixtures.tasks.sales.generate import generate_sales_tasks
 from fixtures.tasks.sales.records import load_sales_records
@@ -48,6 +48,7 @@ def test_a_hundred_balanced_instances_each(instances: list[Instance]) -> None:
         assert len(mine) == 100
         assert max(count for answer, count in answers.items() if answer is not None) <= 15
         assert len({instance.query for instance in mine}) == 100
+        assert all(set(instance.params) == set(SALES_TASK_BY_NAME[task].params) for instance in mine)
     assert Counter(i.answer is None for i in _of(instances, "lead_qualification"))[True] == 20
     assert all(i.answer is not None for i in _of(instances, "lead_routing"))
 
