@@ -222,3 +222,14 @@ def test_accepted_quotes_in_the_window_win(instances: list[Instance], copy: Path
                 _clone(db, "Quote", quote["Id"], quote_id, OwnerId=other, CreatedDate=stamp)
                 _clone(db, "QuoteLineItem", line["Id"], f"0QLWs00000ZZZ{number:02d}AAA", QuoteId=quote_id)
         assert lead_routing.rule(load_sales_records(trial), params, None).answer == expected, inside
+
+
+def test_the_audit_bounds_hold(instances: list[Instance], b2b_db: Path) -> None:
+    from fixtures.audit import run_audit
+
+    audit = run_audit(b2b_db, instances)
+    assert audit.failures() == []
+    for task in audit.tasks:
+        best = task.best()
+        assert best is not None and best.score <= 0.35, (task.task, best)
+        assert all(clause.share >= 0.15 for clause in task.clauses)
