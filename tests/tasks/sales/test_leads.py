@@ -15,6 +15,7 @@ import pytest
 
 from eval_suite.run.config import RunConfig
 from eval_suite.run.runner import run
+from fixtures.audit import run_audit
 from fixtures.generate.lead_calls import OPENING_MINIMUM, statements
 from fixtures.tasks.model import SALES_TASK_BY_NAME, Instance
 from fixtures.tasks.sales import lead_qualification, lead_routing
@@ -225,8 +226,6 @@ def test_accepted_quotes_in_the_window_win(instances: list[Instance], copy: Path
 
 
 def test_the_audit_bounds_hold(instances: list[Instance], b2b_db: Path) -> None:
-    from fixtures.audit import run_audit
-
     audit = run_audit(b2b_db, instances)
     assert audit.failures() == []
     for task in audit.tasks:
