@@ -8,18 +8,14 @@ the sales objects' tables), else what the task set says it was made for, else th
 
 from __future__ import annotations
 
-import json
 import os
-import sqlite3
 from collections.abc import Callable, Mapping
-from contextlib import closing
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from fixtures.dump import dump_org_type
 from fixtures.tasks.task_file import TaskFile
-from mock_org.dump import DB_FILE, MANIFEST_FILE, open_read_only
-from mock_org.schema import org_type_of_tables
 
 from .config import ConfigError, RunConfig
 
@@ -99,23 +95,3 @@ def org_type(config: RunConfig, task_file: TaskFile) -> str:
         if named:
             return str(named)
     return SERVICE
-
-
-def dump_org_type(db: Path) -> str | None:
-    """The org type of a dump: its manifest's ``org`` (a service org's manifest names none), else its tables;
-    None when the file cannot be read (the target reports why)."""
-    db = db / DB_FILE if db.is_dir() else db
-    manifest = db.with_name(MANIFEST_FILE)
-    if manifest.is_file():
-        try:
-            named = json.loads(manifest.read_text(encoding="utf-8")).get("org")
-        except (OSError, ValueError, AttributeError):
-            named = None
-        if named:
-            return str(named)
-    try:
-        with closing(open_read_only(db)) as connection:
-            tables = {row[0].lower() for row in connection.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-    except (sqlite3.Error, OSError):
-        return None
-    return org_type_of_tables(tables)
