@@ -150,3 +150,70 @@ OPERATIONS: dict[str, Callable[..., Any]] = {
     operation.__name__: operation
     for operation in (the_one, pick, span, count_by, values, at_least, soql, policy_review)
 }
+
+
+# ---- fixtures/tasks/sales/wrong_stage.py and activity_priority.py
+
+SALES_STAGES = (
+    "Prospecting",
+    "Qualification",
+    "Needs Analysis",
+    "Value Proposition",
+    "Id. Decision Makers",
+    "Perception Analysis",
+    "Proposal/Price Quote",
+    "Negotiation/Review",
+)
+# The work whose record proves a stage (the opportunity stage policy): its words → the stage proven.
+STAGE_PROOFS = (
+    (("intro call", "introductory call with the buyer", "first call with the buyer"), "Qualification"),
+    (
+        ("qualify budget and timing", "confirm budget and timing", "check the budget and buying window"),
+        "Needs Analysis",
+    ),
+    (("discovery call", "discovery call on needs", "needs review with the buyer"), "Value Proposition"),
+    (("send value summary", "send the value summary", "share the value summary"), "Id. Decision Makers"),
+    (
+        ("meet the decision makers", "meeting with the buying committee", "present to the decision makers"),
+        "Perception Analysis",
+    ),
+)
+
+
+def _proves(subject: str | None) -> int:
+    text = (subject or "").lower().removeprefix("meeting: ")
+    for subjects, stage in STAGE_PROOFS:
+        if text in subjects:
+            return SALES_STAGES.index(stage)
+    return 0
+
+
+def furthest_stage(
+    deal: dict[str, Any],
+    tasks: list[dict[str, Any]],
+    events: list[dict[str, Any]],
+    calls: list[dict[str, Any]],
+    quotes: list[dict[str, Any]],
+    today: str,
+) -> str | None:
+    """The opportunity stage policy: the stage the deal's evidence proves when its own stage is behind it or
+    breaks a quote stage's need, else None."""
+    last_day = date.fromisoformat(today)
+    proofs = [0]
+    proofs += [_proves(task.get("Subject")) for task in tasks if task.get("Status") == "Completed"]
+    proofs += [
+        _proves(event.get("Subject"))
+        for event in events
+        if event.get("StartDateTime") and api_moment(event["StartDateTime"]).date() <= last_day
+    ]
+    proofs += [3 for call in calls if api_moment(call["CallStartTime__c"]).date() <= last_day]
+    allowed = SALES_STAGES.index("Perception Analysis")
+    if quotes:
+        latest = max(quotes, key=lambda quote: (api_moment(quote["CreatedDate"]), quote["Id"]))
+        allowed = len(SALES_STAGES) - 1 if latest.get("Status") in ("Presented", "Accepted") else allowed + 1
+        proofs.append(allowed)
+    proven, current = max(proofs), SALES_STAGES.index(deal["StageName"])
+    return SALES_STAGES[proven] if proven > current or current > allowed else None
+
+
+OPERATIONS.update({operation.__name__: operation for operation in (furthest_stage,)})
