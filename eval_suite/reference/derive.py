@@ -216,4 +216,35 @@ def furthest_stage(
     return SALES_STAGES[proven] if proven > current or current > allowed else None
 
 
-OPERATIONS.update({operation.__name__: operation for operation in (furthest_stage,)})
+def _date(value: Any) -> date | None:
+    return date.fromisoformat(str(value)[:10]) if value else None
+
+
+def first_tasks(tasks: list[dict[str, Any]], deals: list[dict[str, Any]], today: str) -> str | None:
+    """The activity priority policy: the Ids (comma-separated, sorted) of the tasks on the rep's list of
+    ``today`` that come first, or None."""
+    last_day = date.fromisoformat(today)
+    deal_of = {deal["Id"]: deal for deal in deals}
+    first = []
+    for task in tasks:
+        created = api_moment(task["CreatedDate"]).date()
+        completed = api_moment(task["CompletedDateTime"]).date() if task.get("CompletedDateTime") else None
+        if created > last_day or (task.get("Status") == "Completed" and completed and completed < last_day):
+            continue
+        deal = deal_of.get(task.get("WhatId") or "", {})
+        close = _date(deal.get("CloseDate"))
+        if (deal.get("IsClosed") and close and close < last_day) or task.get("Status") in (
+            "Waiting on someone else",
+            "Deferred",
+        ):
+            continue
+        due = _date(task.get("ActivityDate"))
+        late = due is not None and 1 <= (last_day - due).days <= 14
+        urgent = task.get("Priority") == "High" and due is not None and 0 <= (due - last_day).days <= 2
+        closing = close is not None and 0 <= (close - last_day).days <= 7
+        if late or urgent or closing:
+            first.append(task["Id"])
+    return ", ".join(sorted(first)) or None
+
+
+OPERATIONS.update({operation.__name__: operation for operation in (furthest_stage, first_tasks)})
