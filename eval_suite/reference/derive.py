@@ -239,10 +239,12 @@ def first_tasks(tasks: list[dict[str, Any]], deals: list[dict[str, Any]], today:
         ):
             continue
         due = _date(task.get("ActivityDate"))
-        late = due is not None and 1 <= (last_day - due).days <= 14
-        urgent = task.get("Priority") == "High" and due is not None and 0 <= (due - last_day).days <= 2
-        closing = close is not None and 0 <= (close - last_day).days <= 7
-        if late or urgent or closing:
+        late = (last_day - due).days if due is not None else None
+        urgency = {"High": 2, "Normal": 1}.get(task.get("Priority") or "", 0)
+        urgency += 3 if late is not None and 1 <= late <= 14 else 0
+        urgency += 2 if late is not None and -2 <= late <= 0 else 0
+        urgency += 2 if close is not None and 0 <= (close - last_day).days <= 7 else 0
+        if urgency >= 4:
             first.append(task["Id"])
     return ", ".join(sorted(first)) or None
 

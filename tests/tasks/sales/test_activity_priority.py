@@ -18,7 +18,7 @@ from fixtures.audit.bounds import MAX_BASELINE, MAX_SHORTCUT, MIN_CLAUSE_SHARE
 from fixtures.audit.run import run_audit
 from fixtures.generate.common import ORG_NOW
 from fixtures.tasks.model import Instance
-from fixtures.tasks.sales.activity_priority import TASK, comes_first, priority, todo_list
+from fixtures.tasks.sales.activity_priority import TASK, priority, todo_list
 from fixtures.tasks.sales.generate import generate_sales_tasks
 from fixtures.tasks.sales.records import SalesRecords, load_sales_records
 from fixtures.tasks.task_file import write_jsonl
@@ -67,39 +67,45 @@ def test_a_blocked_task_leaves_the_answer(sales: SalesRecords, instances: list[I
         assert _first(edited(sales, "Task", task_id, Status=status), instance) == _first(sales, instance) - {task_id}
 
 
-def test_a_high_task_due_soon_joins_and_a_stale_one_leaves(sales: SalesRecords, instances: list[Instance]) -> None:
-    for instance in instances:
-        tasks, today = _listed(sales, instance)
-        waiting = [
-            task
-            for task in tasks
-            if not comes_first(sales, task, today) and task["Status"] not in ("Deferred", "Waiting on someone else")
-        ]
-        if waiting:
-            break
-    task = waiting[0]
-    soon = (today + timedelta(days=2)).isoformat()
-    urgent = edited(sales, "Task", task["Id"], Priority="High", ActivityDate=soon)
-    assert _first(urgent, instance) == _first(sales, instance) | {task["Id"]}
-    later = edited(sales, "Task", task["Id"], Priority="High", ActivityDate=(today + timedelta(days=3)).isoformat())
-    assert _first(later, instance) == _first(sales, instance)
-    late = edited(sales, "Task", task["Id"], ActivityDate=(today - timedelta(days=14)).isoformat())
-    assert _first(late, instance) == _first(sales, instance) | {task["Id"]}
-    stale = edited(sales, "Task", task["Id"], ActivityDate=(today - timedelta(days=15)).isoformat())
-    assert _first(stale, instance) == _first(sales, instance)
-
-
-def test_a_deal_closing_this_week_puts_its_tasks_first(sales: SalesRecords, instances: list[Instance]) -> None:
-    instance = next(instance for instance in instances if instance.answer is None and _listed(sales, instance)[0])
+def _setup(sales: SalesRecords, instances: list[Instance]) -> tuple[SalesRecords, Instance, str, date]:
+    """An instance and an actionable task on its list, the task's deal set to close in a month."""
+    instance = next(instance for instance in instances if _listed(sales, instance)[0])
     tasks, today = _listed(sales, instance)
-    deal = tasks[0]["WhatId"]
-    closing = edited(sales, "Opportunity", deal, CloseDate=(today + timedelta(days=7)).isoformat(), IsClosed=0)
-    actionable = {
-        task["Id"]
-        for task in tasks
-        if task["WhatId"] == deal and task["Status"] not in ("Deferred", "Waiting on someone else")
-    }
-    assert _first(closing, instance) == actionable
+    task = next(task for task in tasks if task["Status"] not in ("Deferred", "Waiting on someone else"))
+    far = (today + timedelta(days=30)).isoformat()
+    return edited(sales, "Opportunity", task["WhatId"], CloseDate=far, IsClosed=0), instance, task["Id"], today
+
+
+@pytest.mark.parametrize(
+    ("priority", "due_in", "first"),
+    [
+        ("Normal", -14, True),  # overdue 3 + Normal 1
+        ("Low", -14, False),  # overdue 3 + Low 0
+        ("Normal", -15, False),  # too late for the rep's day: Normal 1
+        ("High", 2, True),  # due soon 2 + High 2
+        ("High", 3, False),  # High 2 only
+        ("Normal", 0, False),  # due soon 2 + Normal 1
+        ("High", 20, False),
+    ],
+)
+def test_urgency_points(
+    sales: SalesRecords, instances: list[Instance], priority: str, due_in: int, first: bool
+) -> None:
+    base, instance, task_id, today = _setup(sales, instances)
+    due = (today + timedelta(days=due_in)).isoformat()
+    assert (task_id in _first(edited(base, "Task", task_id, Priority=priority, ActivityDate=due), instance)) is first
+
+
+def test_a_deal_closing_within_the_week_adds_its_points(sales: SalesRecords, instances: list[Instance]) -> None:
+    """A Normal task due on the day has 3 points: its deal closing within seven days makes it 5."""
+    base, instance, task_id, today = _setup(sales, instances)
+    due = edited(base, "Task", task_id, Priority="Normal", ActivityDate=today.isoformat())
+    deal = sales["Task"][task_id]["WhatId"]
+    assert task_id not in _first(due, instance)
+    week = edited(due, "Opportunity", deal, CloseDate=(today + timedelta(days=7)).isoformat())
+    assert task_id in _first(week, instance)
+    later = edited(due, "Opportunity", deal, CloseDate=(today + timedelta(days=8)).isoformat())
+    assert task_id not in _first(later, instance)
 
 
 def test_the_list_is_the_one_of_the_day(sales: SalesRecords, instances: list[Instance]) -> None:
