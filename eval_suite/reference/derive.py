@@ -13,6 +13,7 @@ from typing import Any
 
 from eval_suite.tools.soql import ToolError, api_moment, quote
 from fixtures.tasks.grants import granted
+from fixtures.tasks.sales import bant
 
 CHAT_LINE = re.compile(r"\[(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})\] .+? \((Customer|Agent)\): (.*)")
 SOLUTION = re.compile(r"^\s*\d+\.\s+(?P<name>[^:\n]+?):\s.*?available for (?P<days>\d+) days[^\n]*$", re.M)
@@ -146,9 +147,54 @@ def policy_review(
     return next(iter(broken), None)
 
 
+# --- lead_qualification and lead_routing (fixtures/tasks/sales/lead_qualification.py, lead_routing.py) ---
+
+
+def qualify_lead(calls: list[dict[str, Any]], today: str) -> str | None:
+    """The BANT factors a lead does not meet (fixtures/tasks/sales/bant.py) from its calls' CallStartTime__c and
+    Body__c, as a list answer; None when it meets all four."""
+    held = [(api_moment(call["CallStartTime__c"]), call.get("Body__c") or "") for call in calls]
+    return ", ".join(sorted(bant.unmet(held, date.fromisoformat(today)))) or None
+
+
+def route_lead(
+    memberships: list[dict[str, Any]], quote_lines: list[dict[str, Any]], leads: list[dict[str, Any]]
+) -> str:
+    """The lead routing policy's rep: among the territory's active members (UserId, CreatedDate, User.IsActive),
+    the most distinct quotes in ``quote_lines`` (QuoteId, Quote.OwnerId), then the fewest ``leads`` (OwnerId),
+    then the earliest assignment."""
+    assigned: dict[str, Any] = {}
+    for row in memberships:
+        if (row.get("User") or {}).get("IsActive"):
+            moment = api_moment(row["CreatedDate"])
+            assigned[row["UserId"]] = min(moment, assigned.get(row["UserId"], moment))
+    quotes: dict[str, set[str]] = {rep: set() for rep in assigned}
+    for line in quote_lines:
+        owner = (line.get("Quote") or {}).get("OwnerId")
+        if owner in quotes:
+            quotes[owner].add(line["QuoteId"])
+    owned = count_by(leads, "OwnerId", list(assigned))
+    keys = {rep: (-len(quotes[rep]), owned[rep], assigned[rep]) for rep in assigned}
+    ranked = sorted(keys, key=lambda rep: keys[rep])
+    if not ranked or (len(ranked) > 1 and keys[ranked[0]] == keys[ranked[1]]):
+        raise ToolError(f"no single rep: {ranked[:2]}")
+    return ranked[0]
+
+
 OPERATIONS: dict[str, Callable[..., Any]] = {
     operation.__name__: operation
-    for operation in (the_one, pick, span, count_by, values, at_least, soql, policy_review)
+    for operation in (
+        the_one,
+        pick,
+        span,
+        count_by,
+        values,
+        at_least,
+        soql,
+        policy_review,
+        qualify_lead,
+        route_lead,
+    )
 }
 
 

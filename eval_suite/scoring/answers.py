@@ -18,6 +18,7 @@ from typing import Any
 
 # The fuzzy metric is part of the task definition (reward_metric "fuzzy_match"): one copy, beside the tasks.
 from fixtures.tasks.baselines import normalize_answer, token_f1
+from fixtures.tasks.model import LIST_SEPARATOR, join_list
 
 from .confidentiality import judge_reply
 
@@ -42,7 +43,6 @@ STATE_TASKS = frozenset({"best_region_identification"})
 STAGE_TASKS = frozenset({"wrong_stage_rectification"})
 # Tasks whose answer is a set of values: the kind of each value.
 LIST_TASKS = {"activity_priority": "ids", "lead_qualification": "factors"}
-LIST_SEPARATOR = ", "
 # Opportunity.StageName's values in a new org's standard sales process, and the BANT factors.
 STAGES = (
     "Prospecting",
@@ -162,11 +162,6 @@ class Score:
     extracted: Any = None
     reason: str = ""
     detail: dict[str, Any] = field(default_factory=dict)
-
-
-def join_list(values: Sequence[str]) -> str | None:
-    """A list answer as task files hold it: its values sorted, joined by ", " (None for no values)."""
-    return LIST_SEPARATOR.join(sorted(set(values))) or None
 
 
 def answer_kind(task: str, gold: str | None) -> str:
