@@ -8,7 +8,8 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Callable
-from datetime import date
+from datetime import date, datetime
+from fractions import Fraction
 from typing import Any
 
 from eval_suite.tools.soql import ToolError, api_moment, quote
@@ -181,6 +182,60 @@ def route_lead(
     return ranked[0]
 
 
+# --- fixtures/tasks/sales/rep_figures.py: a period's SOQL, days between two dates, per-rep figures
+
+
+def _field(record: dict[str, Any], path: str) -> Any:
+    """A field of a record, through parent relationships for a dotted path ('Contract.CompanySignedDate')."""
+    value: Any = record
+    for part in path.split("."):
+        value = value.get(part) if isinstance(value, dict) else None
+    return value
+
+
+def soql_period(template: str, start: str, end: str, kind: str) -> str:
+    """A SOQL statement with {start} and {end} replaced by the period's bounds as unquoted literals: datetimes
+    ('YYYY-MM-DDTHH:MM:SSZ') or, for a date field, the days of those midnights."""
+    bounds = [api_moment(value) for value in (start, end)]
+    if kind == "date":
+        if any(moment.time() != datetime.min.time() for moment in bounds):
+            raise ToolError("a period compared with a date field must start and end at midnight")
+        literals = [moment.date().isoformat() for moment in bounds]
+    elif kind == "datetime":
+        literals = [moment.strftime("%Y-%m-%dT%H:%M:%SZ") for moment in bounds]
+    else:
+        raise ToolError(f"kind must be 'date' or 'datetime', got {kind!r}")
+    return template.format(start=literals[0], end=literals[1])
+
+
+def day_spans(records: list[dict[str, Any]], since: str, until: str) -> list[dict[str, Any]]:
+    """Each record with ``Days``: the days from the date of ``since`` (UTC) to the date of ``until``."""
+    spans = []
+    for record in records:
+        first, last = _field(record, since), _field(record, until)
+        if first is None or last is None:
+            raise ToolError(f"record {record.get('Id')} has no {since if first is None else until}")
+        days = (api_moment(str(last)).date() - api_moment(str(first)).date()).days
+        spans.append({**record, "Days": days})
+    return spans
+
+
+def figures_by(records: list[dict[str, Any]], key: str, value: str, statistic: str, minimum: int) -> dict[str, float]:
+    """Per ``key``, the ``statistic`` (sum, mean, or share of true values) of ``value`` over its records, for the
+    keys with at least ``minimum`` records."""
+    groups: dict[str, list[Fraction]] = {}
+    for record in records:
+        number = _field(record, value)
+        groups.setdefault(str(_field(record, key)), []).append(Fraction(str(float(number or 0))))
+    if statistic not in ("sum", "mean", "share"):
+        raise ToolError(f"statistic must be sum, mean or share, got {statistic!r}")
+    return {
+        name: float(sum(numbers) if statistic == "sum" else sum(numbers) / len(numbers))
+        for name, numbers in groups.items()
+        if len(numbers) >= minimum
+    }
+
+
 OPERATIONS: dict[str, Callable[..., Any]] = {
     operation.__name__: operation
     for operation in (
@@ -194,6 +249,9 @@ OPERATIONS: dict[str, Callable[..., Any]] = {
         policy_review,
         qualify_lead,
         route_lead,
+        soql_period,
+        day_spans,
+        figures_by,
     )
 }
 
