@@ -18,6 +18,7 @@ from typing import Any
 
 # The fuzzy metric is part of the task definition (reward_metric "fuzzy_match"): one copy, beside the tasks.
 from fixtures.tasks.baselines import normalize_answer, token_f1
+from fixtures.tasks.subtopics import join_subtopics, subtopic_f1
 
 from .confidentiality import judge_reply
 
@@ -206,6 +207,9 @@ def score(
         return Score(
             verdict.reward, verdict.reward >= 1.0, "declined" if verdict.declined else answer, verdict.reason, detail
         )
+    if reward_metric == "subtopic_f1":
+        f1, found = subtopic_f1(answer, gold)
+        return Score(f1, f1 >= 1.0, join_subtopics(found), "sub-topics named", {"f1": f1})
     if reward_metric == "fuzzy_match":
         f1 = token_f1(answer, gold or "")
         exact = normalize_answer(answer) == normalize_answer(gold or "")
