@@ -43,6 +43,8 @@ STATE_TASKS = frozenset({"best_region_identification"})
 STAGE_TASKS = frozenset({"wrong_stage_rectification"})
 # Tasks whose answer is a set of values: the kind of each value.
 LIST_TASKS = {"activity_priority": "ids", "lead_qualification": "factors"}
+# Tasks whose answer is a list of sub-topics, scored by their F1 (reward_metric "subtopic_f1").
+SUBTOPIC_TASKS = frozenset({"sales_insight_mining"})
 LIST_SEPARATOR = ", "
 # Opportunity.StageName's values in a new org's standard sales process, and the BANT factors.
 STAGES = (
@@ -171,8 +173,10 @@ def join_list(values: Sequence[str]) -> str | None:
 
 
 def answer_kind(task: str, gold: str | None) -> str:
-    """``id``, ``month``, ``state``, ``stage``, ``ids``, ``factors`` or ``text``: what kind of value the
-    task's answer is (``ids`` and ``factors`` are sets of values)."""
+    """``id``, ``month``, ``state``, ``stage``, ``ids``, ``factors``, ``subtopics`` or ``text``: what kind of value
+    the task's answer is (``ids``, ``factors`` and ``subtopics`` are sets of values)."""
+    if task in SUBTOPIC_TASKS:
+        return "subtopics"
     if task in LIST_TASKS:
         return LIST_TASKS[task]
     if task in STAGE_TASKS:
