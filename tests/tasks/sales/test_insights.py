@@ -47,7 +47,7 @@ def test_no_phrase_contains_another() -> None:
 def test_a_hundred_balanced_instances(instances: list[Instance]) -> None:
     assert len(instances) == 100
     assert {instance.reward_metric for instance in instances} == {"subtopic_f1"}
-    assert len({instance.query for instance in instances}) == 100
+    assert len({(instance.query, instance.params["today"]) for instance in instances}) == 100
     items = Counter(item for instance in instances for item in (instance.answer or "").split(", "))
     assert set(items) <= set(SUBTOPICS) and len(items) >= 10
     assert all(instance.answer and len(instance.answer.split(", ")) == instance.params["k"] for instance in instances)
@@ -127,8 +127,12 @@ def test_one_transcript_moves_the_answer_as_the_rule_says(
     )
     db.commit()
     db.close()
-    moved = evaluate_sales(load_sales_records(copy), TASK, instance.params)
-    assert moved.answer == second and moved.scores[third] == found[third]
+    changed = load_sales_records(copy)
+    moved = evaluate_sales(changed, TASK, instance.params)
+    assert moved.answer == second and moved.scores.get(third, 0) == found[third]
+    # the rule without its "raised, not dismissed" clause would count every one of those dismissals
+    counted = evaluate_sales(changed, TASK, instance.params, dropped="dismissed").scores
+    assert counted[third] == len([deal_id for deal_id in deals(sales, instance.params) if calls.get(deal_id)])
 
 
 MIN_SPARE = 12
