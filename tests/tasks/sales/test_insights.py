@@ -5,16 +5,20 @@ rule says; the scorer reads a free reply's sub-topics and gives their F1."""
 
 from __future__ import annotations
 
+import json
 import shutil
 import sqlite3
 from collections import Counter
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
 from eval_suite.run.config import RunConfig
+from eval_suite.run.rescore import _rescore_one
 from eval_suite.run.runner import run
 from eval_suite.scoring.answers import score
+from eval_suite.scoring.judge import judge
 from fixtures.generate.sales_insights import DISMISSED, RAISED, call_topics
 from fixtures.tasks.model import Instance
 from fixtures.tasks.sales.generate import evaluate_sales, generate_sales_tasks
@@ -22,6 +26,8 @@ from fixtures.tasks.sales.insights import TASK, counts, deals
 from fixtures.tasks.sales.records import load_sales_records
 from fixtures.tasks.subtopics import SUBTOPICS, best_constant_list, subtopic_f1
 from fixtures.tasks.task_file import write_jsonl
+
+MIN_SPARE = 12  # deals in the set a perturbation may pick from
 
 
 @pytest.fixture(scope="module")
@@ -135,9 +141,6 @@ def test_one_transcript_moves_the_answer_as_the_rule_says(
     assert counted[third] == len([deal_id for deal_id in deals(sales, instance.params) if calls.get(deal_id)])
 
 
-MIN_SPARE = 12
-
-
 @pytest.mark.parametrize(
     ("reply", "gold", "f1"),
     [
@@ -167,3 +170,24 @@ def test_the_best_constant_list_is_the_best_mean_f1() -> None:
     mean = sum(subtopic_f1(best, gold)[0] for gold in golds) / len(golds)
     assert best is not None and "pricing" in best
     assert mean >= max(sum(subtopic_f1(c, g)[0] for g in golds) / 4 for c in ("pricing", "returns", "pricing, returns"))
+
+
+class _Listing:
+    """A judge model that lists the given sub-topics, whatever the reply."""
+
+    def __init__(self, listed: list[str]) -> None:
+        self.listed = listed
+
+    def complete(self, messages: list[dict[str, str]], scope: str) -> SimpleNamespace:
+        return SimpleNamespace(content=json.dumps({"extracted_answers": self.listed}), cost=0.0, usage=None)
+
+
+def test_the_judge_scores_the_sub_topics_it_lists_by_their_f1() -> None:
+    judgement = judge(_Listing(["Pricing", "returns", "size range"]), TASK, "pricing, returns", "a long reply", "0:0")  # type: ignore[arg-type]
+    assert judgement.reward == pytest.approx(0.8) and judgement.extracted == ["Pricing", "returns", "size range"]
+
+
+def test_a_record_rescored_without_its_task_file_keeps_the_sub_topic_metric() -> None:
+    record = {"task_type": TASK, "gt_answer": "pricing, returns", "answer": "Returns, then pricing.", "reward": 0.0}
+    _rescore_one(record, None, 0.5)
+    assert record["score"] == 1.0 and record["reward"] == 1.0 and record["status"] == "passed"
