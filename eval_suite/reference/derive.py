@@ -13,8 +13,10 @@ from fractions import Fraction
 from typing import Any
 
 from eval_suite.tools.soql import ToolError, api_moment, quote
+from fixtures.generate.sales_insights import call_topics
 from fixtures.tasks.grants import granted
 from fixtures.tasks.sales import bant
+from fixtures.tasks.subtopics import SUBTOPICS, join_subtopics
 
 CHAT_LINE = re.compile(r"\[(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})\] .+? \((Customer|Agent)\): (.*)")
 SOLUTION = re.compile(r"^\s*\d+\.\s+(?P<name>[^:\n]+?):\s.*?available for (?P<days>\d+) days[^\n]*$", re.M)
@@ -236,6 +238,21 @@ def figures_by(records: list[dict[str, Any]], key: str, value: str, statistic: s
     }
 
 
+# fixtures/tasks/sales/insights.py (sales_insight_mining)
+def top_subtopics(transcripts: list[dict[str, Any]], k: int) -> str | None:
+    """The k sub-topics raised on the most deals (OpportunityId__c) of these calls, dismissed mentions left out,
+    sorted and comma-separated; an error when the k-th place is tied."""
+    raised: dict[str, set[str]] = {}
+    for call in transcripts:
+        for topic in call_topics(call.get("Body__c") or "")[0]:
+            raised.setdefault(topic, set()).add(call["OpportunityId__c"])
+    order = sorted(SUBTOPICS, key=lambda topic: (-len(raised.get(topic, ())), SUBTOPICS.index(topic)))
+    counts = [len(raised.get(topic, ())) for topic in order]
+    if counts[k - 1] == counts[k] or counts[k - 1] == 0:
+        raise ToolError(f"the {k}th place is tied: {dict(zip(order, counts, strict=True))}")
+    return join_subtopics(order[:k])
+
+
 OPERATIONS: dict[str, Callable[..., Any]] = {
     operation.__name__: operation
     for operation in (
@@ -252,6 +269,7 @@ OPERATIONS: dict[str, Callable[..., Any]] = {
         soql_period,
         day_spans,
         figures_by,
+        top_subtopics,
     )
 }
 
