@@ -12,6 +12,7 @@ from datetime import date
 from typing import Any
 
 from eval_suite.tools.soql import ToolError, api_moment, quote
+from fixtures.generate import cpq_rules
 from fixtures.tasks.grants import granted
 
 CHAT_LINE = re.compile(r"\[(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})\] .+? \((Customer|Agent)\): (.*)")
@@ -146,7 +147,27 @@ def policy_review(
     return next(iter(broken), None)
 
 
+# ---- fixtures/tasks/sales/cpq.py (invalid_config, quote_approval)
+
+
+def cpq_review(
+    quote: dict[str, Any], lines: list[dict[str, Any]], articles: list[dict[str, Any]], category: str
+) -> str | None:
+    """The CPQ check: the one rule article (of ``category``, config or approval) whose rules in force the quote's
+    lines break, or None."""
+    rules = {
+        article["Id"]: cpq_rules.parse_article(
+            article.get("Title") or "", html.unescape(article.get("FAQ_Answer__c") or "")
+        )
+        for article in articles
+    }
+    broken = cpq_rules.broken_articles(rules, cpq_rules.quote_view(quote, lines), category)
+    if len(broken) > 1:
+        raise ToolError(f"the quote breaks several articles: {broken}")
+    return broken[0] if broken else None
+
+
 OPERATIONS: dict[str, Callable[..., Any]] = {
     operation.__name__: operation
-    for operation in (the_one, pick, span, count_by, values, at_least, soql, policy_review)
+    for operation in (the_one, pick, span, count_by, values, at_least, soql, policy_review, cpq_review)
 }
