@@ -50,7 +50,7 @@ def test_a_hundred_balanced_instances_of_each(instances: list[Instance], sales) 
         mine = [instance for instance in instances if instance.task == task]
         answers = Counter(instance.answer for instance in mine)
         assert len(mine) == 100 and answers[None] == 20
-        assert max(count for answer, count in answers.items() if answer) <= 15
+        assert max(count for answer, count in answers.items() if answer) <= 20  # the last cap of cpq.CAPS
         assert all(answer is None or answer in sales["Knowledge__kav"] for answer in answers)
         assert len({instance.params["quote_id"] for instance in mine}) == 100
         assert all(sales["Quote"][instance.params["quote_id"]]["Status"] == "Draft" for instance in mine)
