@@ -12,7 +12,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from .copies import prepared_copy
-from .schema import Schema, default_schema
+from .dump import database_schema
+from .schema import Schema
 from .storage import Storage
 
 FRESH_POD = "Fr"
@@ -35,7 +36,7 @@ KEPT_OBJECTS = frozenset(
 def empty_copy(source: Path, target: Path, schema: Schema | None = None) -> Path:
     """A prepared copy of ``source`` at ``target`` holding only what a fresh org has; ``source`` is only read."""
     prepared_copy(source, target, schema)
-    storage = Storage(target, schema or default_schema())
+    storage = Storage(target, schema or database_schema(target))  # a sales org empties its sales objects too
     try:
         with storage.write() as connection:
             for sobject in storage.schema:

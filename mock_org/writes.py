@@ -36,6 +36,9 @@ from .errors import (
 from .ids import POD, IdMinter, serial_of, to18
 from .permissions import AUDIT_FIELDS, Permissions
 from .platform import has_person_accounts, person_contact
+from .sales_rules import calculate as sales_calculate
+from .sales_rules import check_create as sales_check_create
+from .sales_rules import opportunity_history
 from .schema import TEXT_TYPES, Field, Schema, SObject
 from .storage import Storage
 from .values import format_datetime, parse_datetime
@@ -112,6 +115,7 @@ class Writer:
         self._auto_numbers(connection, sobject, row)
         person = self._person_account(connection, sobject, row)
         self._calculate(connection, sobject, row)
+        sales_check_create(sobject, row)
         self._check_required(sobject, row)
         self._check_unique(connection, sobject, row)
         self._check_assignment(connection, sobject, row)
@@ -120,6 +124,7 @@ class Writer:
             contacts = self.storage.table(self.schema["Contact"])
             connection.execute(contacts.insert().values(**person_contact(row), Id=row["PersonContactId"]))
         self._roll_up(connection, sobject, row)
+        self._history(connection, sobject, None, row, user_id)
         return record_id
 
     def update(
@@ -131,6 +136,7 @@ class Writer:
         values = self._values(connection, sobject, data, user_id, creating=False)
         changed = tuple(name for name, value in values.items() if row.get(name) != value)
         self.permissions.check_write(connection, sobject, user_id, row["Id"], changed)
+        before = dict(row)
         row.update(values)
         now = format_datetime(self.clock.now())
         row.update(LastModifiedDate=now, SystemModstamp=now, LastModifiedById=user_id)
@@ -140,6 +146,7 @@ class Writer:
         table = self.storage.table(sobject)
         connection.execute(table.update().where(table.c.Id == row["Id"]).values(**row))
         self._roll_up(connection, sobject, row)
+        self._history(connection, sobject, before, row, user_id)
         if row.get("IsPersonAccount") and row.get("PersonContactId") and sobject.name == "Account":
             contacts = self.storage.table(self.schema["Contact"])
             synced = {key: value for key, value in person_contact(row).items() if key != "CreatedDate"}
@@ -245,6 +252,20 @@ class Writer:
             )
         ).scalar_one()
         connection.execute(orders.update().where(orders.c.Id == row["OrderId"]).values(TotalAmount=round(total, 2)))
+
+    def _history(
+        self, connection: Connection, sobject: SObject, before: dict[str, Any] | None, row: dict[str, Any], user_id: str
+    ) -> None:
+        """The org's own OpportunityHistory row for an opportunity made or changed (sales_rules.py)."""
+        history = self.schema.get("OpportunityHistory")
+        values = opportunity_history(before, row) if sobject.name == "Opportunity" and history else None
+        if history is None or values is None:
+            return
+        now = format_datetime(self.clock.now())
+        record = {field.name: field_default(field) for field in history.field_list()}
+        record.update(values, Id=self._mint(connection, history), IsDeleted=0, CreatedDate=now)
+        record.update(LastModifiedDate=now, SystemModstamp=now, CreatedById=user_id, LastModifiedById=user_id)
+        connection.execute(self.storage.table(history).insert().values(**record))
 
     def _person_contacts(self, sobject: SObject, row: dict[str, Any]) -> list[SObject]:
         """The Contact object when ``row`` is a person account with its contact: the two share their fate."""
@@ -399,6 +420,7 @@ class Writer:
             row["IsClosed"] = 1 if (row.get("Status") or "").casefold() == "closed" else 0
         if sobject.name == "OrderItem":
             self._order_item(connection, row)
+        sales_calculate(sobject, row)
         if sobject.name == "PricebookEntry" and row.get("Product2Id"):
             product = self._row(connection, self.schema["Product2"], row["Product2Id"])
             row["Name"] = product["Name"] if product else None

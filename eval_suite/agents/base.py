@@ -50,6 +50,7 @@ class EpisodeContext:
     seed: int | None = None
     privacy_aware: bool = False  # --privacy-aware-prompt: the confidentiality notice in the context
     scope: str = ""  # keeps cached responses of different trials apart
+    org: str = "service"  # the org type the agent works in: its prompt shows that org's schema
     cancelled: Callable[[], bool] = lambda: False
 
 

@@ -46,7 +46,7 @@ class FunctionCalling(TurnLoop):
         instance = context.instance
         parts.append(
             prompts.context_block(
-                render_schema() if self.sql else None,
+                render_schema(context.org) if self.sql else None,
                 instance.required,
                 instance.optional if context.aided else None,
                 context.privacy_aware,

@@ -26,7 +26,10 @@ EXECUTE, RESPOND = _tag("execute"), _tag("respond")
 def system_prompt(strategy: str, context: EpisodeContext) -> str:
     instance = context.instance
     block = prompts.context_block(
-        render_schema(), instance.required, instance.optional if context.aided else None, context.privacy_aware
+        render_schema(context.org),
+        instance.required,
+        instance.optional if context.aided else None,
+        context.privacy_aware,
     )
     return f"{prompts.text(strategy)}\n\n{block}"
 

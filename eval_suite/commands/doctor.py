@@ -56,23 +56,42 @@ def diagnose(config: RunConfig, show: Any) -> bool:
 
     from ..model.llm import LLM, EndpointConfig, PriceTable
     from ..model.probe import EndpointUnavailable, check_endpoint
+    from ..run.org import build_settings, org_type, with_cached_org
     from ..run.runner import describe_selection, describe_shard, select_instances
     from ..run.target import TargetSettings, TargetUnavailable, open_target
     from ..tools.catalog import agent_tools, default_task_file
 
-    task_file = read_task_file(config.tasks_file or default_task_file())
-    instances = select_instances(task_file, config)
-    show("tasks", describe_selection(task_file, config, len(instances)))
-    if config.shard is not None:
-        show("shard", describe_shard(config, instances))
+    resolved = with_cached_org(config)
+    if resolved is None:  # nothing is built here: the run builds its org first
+        seed, scale = build_settings(config)
+        show(
+            "org",
+            f"the {config.org} org (seed {seed}, scale {scale:g}) is not built yet: `crmarena eval` builds it "
+            "first and keeps it in $CRMARENA_CACHE_DIR/orgs; its tasks and target are checked once it is there",
+        )
+    else:
+        config = resolved
+    instances: list[Any] = []
+    org = config.org or "service"
+    if resolved is not None:
+        task_file = read_task_file(config.tasks_file or default_task_file())
+        instances = select_instances(task_file, config)
+        org = org_type(config, task_file)
+        show("tasks", describe_selection(task_file, config, len(instances)))
+        if org != "service":
+            show("org", f"a {org} org: the agent's prompt shows its schema")
+        if config.shard is not None:
+            show("shard", describe_shard(config, instances))
     settings = TargetSettings.from_env(db=config.db, timeout=config.org_timeout)
     settings = replace(settings, timeout=min(settings.timeout, CHECK_TIMEOUT))
     ready = True
     try:
-        with open_target(settings) as target:
-            started = time.perf_counter()
-            target.preflight()
-            show("target", f"the {target.name}: login and query answered in {time.perf_counter() - started:.2f} s")
+        if resolved is not None:
+            with open_target(settings) as target:
+                started = time.perf_counter()
+                target.preflight()
+                took = time.perf_counter() - started
+                show("target", f"the {target.name}: login and query answered in {took:.2f} s")
     except TargetUnavailable as error:
         show("target", f"NOT USABLE: {error}")
         ready = False
@@ -111,7 +130,7 @@ def diagnose(config: RunConfig, show: Any) -> bool:
         show("endpoint", f"NOT USABLE: {error}")
         ready = False
     tools = agent_tools(config.agent, config.tools)
-    for label, text in estimate(config, instances, tools, prices):
+    for label, text in estimate(config, instances, tools, prices, org) if instances else []:
         show(label, text)
     if config.max_cost is not None and prices.find(config.model) is None:
         show("budget", f"NOT USABLE: --max-cost needs a price for model {config.model!r} (--prices FILE)")
@@ -119,7 +138,9 @@ def diagnose(config: RunConfig, show: Any) -> bool:
     return ready
 
 
-def estimate(config: RunConfig, instances: list[Any], tools: Any, prices: Any) -> list[tuple[str, str]]:
+def estimate(
+    config: RunConfig, instances: list[Any], tools: Any, prices: Any, org: str = "service"
+) -> list[tuple[str, str]]:
     """The model calls and cost to expect: measured on the run directory's earlier attempts when there
     are some, else from the size of each first request and ASSUMED_TURNS turns per attempt."""
     from ..run.records import RECORDS_FILE, SCORED, latest, read_records
@@ -143,7 +164,7 @@ def estimate(config: RunConfig, instances: list[Any], tools: Any, prices: Any) -
     else:
         calls = attempts * ASSUMED_TURNS
         basis = f"{ASSUMED_TURNS} per attempt assumed"
-        prompt = sum(_first_request_tokens(config, instance, tools) for instance in instances) / len(instances)
+        prompt = sum(_first_request_tokens(config, instance, tools, org) for instance in instances) / len(instances)
         price = prices.find(config.model)
         cost = (
             None if price is None else calls * (prompt * price.input + ASSUMED_COMPLETION_TOKENS * price.output) / 1e6
@@ -167,7 +188,7 @@ def estimate(config: RunConfig, instances: list[Any], tools: Any, prices: Any) -
     return lines
 
 
-def _first_request_tokens(config: RunConfig, instance: Any, tools: Any) -> float:
+def _first_request_tokens(config: RunConfig, instance: Any, tools: Any, org: str = "service") -> float:
     """The size of an attempt's first request in tokens (its messages and tool schemas, 4 characters a token)."""
     import json
 
@@ -183,6 +204,6 @@ def _first_request_tokens(config: RunConfig, instance: Any, tools: Any) -> float
         else config.tool_protocol
     )
     agent = make_agent(config, protocol, [instance])
-    context = EpisodeContext(instance, Toolbox(None, tools), None, aided=config.aided)
+    context = EpisodeContext(instance, Toolbox(None, tools), None, aided=config.aided, org=org)
     text = json.dumps(agent.opening(context)) + json.dumps(agent.tools(context) or [])  # type: ignore[attr-defined]
     return len(text) / CHARS_PER_TOKEN

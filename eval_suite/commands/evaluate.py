@@ -11,9 +11,11 @@ from dataclasses import fields, replace
 from pathlib import Path
 from typing import Any
 
+from mock_org.schema import ORG_TYPES
 from mock_org.user_errors import BadFile, Unavailable, UsageError
 
 from ..run.config import AGENTS, ConfigError, RunConfig, coerce, from_toml
+from .arguments import count, positive_number
 
 _FLAGS: list[tuple[str, dict[str, Any]]] = [
     (
@@ -147,6 +149,24 @@ _FLAGS: list[tuple[str, dict[str, Any]]] = [
         {"help": "a model (on the user's endpoint) that judges the user's role; its verdict kept beside the rules"},
     ),
     ("--db", {"help": "the org dump the mock serves (default: the default CRMArena org)"}),
+    (
+        "--org",
+        {
+            "metavar": "TYPE",
+            "help": f"run the task set of an org of this type ({', '.join(ORG_TYPES)}), built on first use and kept "
+            "in $CRMARENA_CACHE_DIR/orgs (instead of --db and --tasks-file)",
+        },
+    ),
+    ("--org-seed", {"type": int, "metavar": "N", "help": "the seed of the --org build (default 2025)"}),
+    ("--org-scale", {"type": positive_number, "metavar": "X", "help": "the scale of the --org build (default 1)"}),
+    (
+        "--org-per-task",
+        {
+            "type": count(1),
+            "metavar": "N",
+            "help": "task instances per task type of the --org build (default: the build's; none below scale 1)",
+        },
+    ),
     ("--f1-pass", {"type": float, "help": "token F1 from which a knowledge-QA answer counts as passed (default 0.5)"}),
     (
         "--no-progress",
@@ -210,6 +230,7 @@ def refusals(command: str) -> Iterator[None]:
     from fixtures.tasks.task_file import TaskFileError
 
     from ..model.probe import EndpointUnavailable
+    from ..run.org import OrgWithoutTasks
     from ..run.runner import RunRefused
     from ..run.target import AmbiguousTarget, TargetUnavailable
 
@@ -217,7 +238,7 @@ def refusals(command: str) -> Iterator[None]:
         yield
     except (ConfigError, AmbiguousTarget) as error:
         raise UsageError(f"crmarena {command}: {error}") from None
-    except (RunRefused, TaskFileError, FileNotFoundError) as error:
+    except (RunRefused, TaskFileError, FileNotFoundError, OrgWithoutTasks) as error:
         raise BadFile(f"crmarena {command}: {error}") from None
     except (TargetUnavailable, EndpointUnavailable) as error:
         raise Unavailable(f"crmarena {command}: {error}") from None

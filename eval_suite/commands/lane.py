@@ -8,6 +8,7 @@ import os
 import time
 from pathlib import Path
 
+from mock_org.schema import ORG_TYPES
 from mock_org.user_errors import BadFile, UsageError
 
 from .arguments import positive_int
@@ -20,10 +21,16 @@ def add(subparsers: argparse._SubParsersAction) -> None:
     metadata = org_commands.add_parser(
         "metadata",
         help="write the Salesforce DX project that readies a real org for the CRMArena data",
-        description="Write an SFDX project (custom objects, custom fields, a permission set) generated from the "
-        "dump layout; deploy it with `sf project deploy start --source-dir DIR/force-app`.",
+        description="Write an SFDX project (org settings, custom objects, custom fields, a permission set) generated "
+        "from the dump layout of an org type or a dump; deploy it with `sf project deploy start --source-dir "
+        "DIR/org-settings`, then `DIR/force-app`.",
     )
     metadata.add_argument("--out", type=Path, required=True, help="the project folder to write (made if missing)")
+    layout = metadata.add_mutually_exclusive_group()
+    layout.add_argument(
+        "--org", choices=ORG_TYPES, help="the org type whose layout to deploy (default: service, the default org)"
+    )
+    layout.add_argument("--db", type=Path, help="the dump whose layout to deploy (its crmarena_schema.json)")
     metadata.set_defaults(handler=_metadata)
     push = org_commands.add_parser(
         "push",
@@ -66,10 +73,22 @@ def _subcommands(parser: argparse.ArgumentParser) -> argparse._SubParsersAction:
 
 
 def _metadata(args: argparse.Namespace) -> int:
-    from ..lane.metadata import write_project
-    from ..lane.source import DEFAULT_SCHEMA
+    from mock_org.schema import schema_document
 
-    written = write_project(DEFAULT_SCHEMA, args.out)
+    from ..lane.metadata import write_project
+    from ..lane.source import Dump
+
+    if args.db is not None:
+        schema_path = Dump(args.db).schema_path
+        try:
+            schema = json.loads(schema_path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as error:
+            raise BadFile(f"{schema_path}: not a dump layout: {error}") from None
+        if not isinstance(schema, dict) or not isinstance(schema.get("objects"), list):
+            raise BadFile(f"{schema_path}: not a dump layout (no list of objects)")
+    else:
+        schema = schema_document(args.org or "service")
+    written = write_project(schema, args.out)
     print(
         f"wrote {len(written)} files to {args.out}; deploy: sf project deploy start --source-dir "
         f"{args.out / 'force-app'} --target-org ORG"
@@ -124,6 +143,8 @@ def _push(args: argparse.Namespace) -> int:
         f"pushed {total} records into {target.url} in {took:.1f}s "
         f"({len(pusher.idmap)} Ids mapped); Id map: {args.idmap}"
     )
+    for note in pusher.notes:
+        print(f"note: {note}")
     return 0
 
 

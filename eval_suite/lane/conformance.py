@@ -58,6 +58,12 @@ DEFAULT_NOT_COMPARED = (
     "Order.OrderNumber",
     "OrderItem.OrderItemNumber",
     "LiveChatTranscript.Name",
+    # A sales org's auto numbers, and the day a lead was converted (the day of the push: real-org-lane.md).
+    "Quote.QuoteNumber",
+    "QuoteLineItem.LineNumber",
+    "Contract.ContractNumber",
+    "VoiceCallTranscript__c.Name",
+    "Lead.ConvertedDate",
 )
 DETAILS_KEPT = 100  # differences listed per query; the count is always complete
 # An org that answers these for one statement still works (the statement failed, not the org).

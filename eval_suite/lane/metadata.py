@@ -46,7 +46,28 @@ FIELD_TYPES = {
 }
 LONG_TEXT = 255
 # A custom object's auto-number name field: the format our dumps use (CH-0000001 …).
-AUTO_NUMBER_FORMATS = {"CaseHistory__c": "CH-{0000000}"}
+AUTO_NUMBER_FORMATS = {"CaseHistory__c": "CH-{0000000}", "VoiceCallTranscript__c": "VCT-{0000000}"}
+# The org settings each object needs, by the object that needs it: (settings file, root element, fields),
+# the scratch definition's features and settings key (Metadata API: KnowledgeSettings, LiveAgentSettings,
+# QuoteSettings, Territory2Settings; Quotes and Sales Territories are off in a new org).
+FEATURE_SETTINGS: dict[str, tuple[str, str, dict[str, bool], tuple[str, ...]]] = {
+    "Knowledge__kav": (
+        "Knowledge",
+        "KnowledgeSettings",
+        {"enableKnowledge": True, "enableLightningKnowledge": True},
+        ("Knowledge",),
+    ),
+    "LiveChatTranscript": ("LiveAgent", "LiveAgentSettings", {"enableLiveAgent": True}, ("LiveAgent",)),
+    "Quote": ("Quote", "QuoteSettings", {"enableQuote": True}, ()),
+    "Territory2": ("Territory2", "Territory2Settings", {"enableTerritoryManagement2": True}, ()),
+}
+# User permissions a push needs, by the object that needs them: setting audit fields always; making the
+# territory model's records needs Manage Territories, converting leads needs Convert Leads.
+USER_PERMISSIONS = {
+    "": ("CreateAuditFields", "UpdateWithInactiveOwner"),
+    "Territory2": ("ManageTerritories",),
+    "Lead": ("ConvertLeads",),
+}
 
 
 def custom_fields(schema: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
@@ -206,7 +227,9 @@ def permission_set_xml(schema: dict[str, Any]) -> str:
             _element("viewAllRecords", text=True),
         )
         root.append(permissions)
-    for permission in ("CreateAuditFields", "UpdateWithInactiveOwner"):
+    names = {sobject["name"] for sobject in schema["objects"]}
+    wanted = [p for needer, granted in USER_PERMISSIONS.items() if not needer or needer in names for p in granted]
+    for permission in sorted(wanted):
         root.append(_element("userPermissions", _element("enabled", text=True), _element("name", text=permission)))
     return _xml(root)
 
@@ -218,16 +241,19 @@ def _settings(root_name: str, **values: bool) -> str:
     return _xml(root)
 
 
-SCRATCH_DEFINITION = {
-    "orgName": "CRMArena",
-    "edition": "Enterprise",
-    "features": ["PersonAccounts", "Knowledge", "LiveAgent", "ServiceCloud"],
-    "settings": {
-        "securitySettings": {"enableAuditFieldsInactiveOwner": True},
-        "knowledgeSettings": {"enableKnowledge": True, "enableLightningKnowledge": True},
-        "liveAgentSettings": {"enableLiveAgent": True},
-    },
-}
+def scratch_definition(schema: dict[str, Any]) -> dict[str, Any]:
+    """A scratch org with every feature the schema's objects need already on."""
+    features = ["PersonAccounts", "ServiceCloud"]
+    settings: dict[str, Any] = {"securitySettings": {"enableAuditFieldsInactiveOwner": True}}
+    for _, root, values, needed in _feature_settings(schema):
+        features += needed
+        settings[root[0].lower() + root[1:]] = values
+    return {"orgName": "CRMArena", "edition": "Enterprise", "features": features, "settings": settings}
+
+
+def _feature_settings(schema: dict[str, Any]) -> list[tuple[str, str, dict[str, bool], tuple[str, ...]]]:
+    names = {sobject["name"] for sobject in schema["objects"]}
+    return [setting for needer, setting in FEATURE_SETTINGS.items() if needer in names]
 
 
 SFDX_PROJECT = {
@@ -240,19 +266,14 @@ SFDX_PROJECT = {
 
 def project_files(schema: dict[str, Any]) -> dict[str, str]:
     """Relative path → content of every file of the project."""
+    settings = "org-settings/main/default/settings"
     files: dict[str, str] = {
         "sfdx-project.json": json.dumps(SFDX_PROJECT, indent=2) + "\n",
-        "config/project-scratch-def.json": json.dumps(SCRATCH_DEFINITION, indent=2) + "\n",
-        "org-settings/main/default/settings/Security.settings-meta.xml": _settings(
-            "SecuritySettings", enableAuditFieldsInactiveOwner=True
-        ),
-        "org-settings/main/default/settings/Knowledge.settings-meta.xml": _settings(
-            "KnowledgeSettings", enableKnowledge=True, enableLightningKnowledge=True
-        ),
-        "org-settings/main/default/settings/LiveAgent.settings-meta.xml": _settings(
-            "LiveAgentSettings", enableLiveAgent=True
-        ),
+        "config/project-scratch-def.json": json.dumps(scratch_definition(schema), indent=2) + "\n",
+        f"{settings}/Security.settings-meta.xml": _settings("SecuritySettings", enableAuditFieldsInactiveOwner=True),
     }
+    for name, root, values, _ in _feature_settings(schema):
+        files[f"{settings}/{name}.settings-meta.xml"] = _settings(root, **values)
     objects = "force-app/main/default/objects"
     for custom in custom_objects(schema):
         files[f"{objects}/{custom['name']}/{custom['name']}.object-meta.xml"] = object_xml(custom)
@@ -263,9 +284,9 @@ def project_files(schema: dict[str, Any]) -> dict[str, str]:
     return files
 
 
-def write_project(schema_path: Path, out: Path) -> list[Path]:
-    """Write the project under ``out`` (each file atomically); the paths written."""
-    schema = json.loads(Path(schema_path).read_text(encoding="utf-8"))
+def write_project(schema: dict[str, Any], out: Path) -> list[Path]:
+    """Write the project for a schema document (the dump layout) under ``out``, each file atomically; the
+    paths written."""
     written = []
     for relative, content in project_files(schema).items():
         path = Path(out) / relative

@@ -34,10 +34,12 @@ from typing import Any
 from tqdm import tqdm
 
 from fixtures.dump import sha256_of
-from mock_org.user_errors import REFUSED, CommandError, InvalidData
+from mock_org.user_errors import InvalidData
 
 from ..run.records import write_json_atomic
+from . import sales_push
 from .idmap import IdMap, load_idmap, save_idmap
+from .refusal import PushRefused
 from .remap import map_known_ids
 from .source import AUDIT_FIELDS, Dump, SourceField, SourceObject
 
@@ -53,12 +55,6 @@ MATCHED: dict[str, tuple[str, ...]] = {
 }
 NEVER_SENT = frozenset({"id", "isdeleted", "systemmodstamp"})
 _DATETIME = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d")
-
-
-class PushRefused(CommandError):
-    """The org refused a record, or lacks what the dump needs (exit 1)."""
-
-    exit_code = REFUSED
 
 
 @dataclass
@@ -147,6 +143,7 @@ class Pusher:
         self._describes: dict[str, dict[str, dict[str, Any]]] = {}
         self._flat_cache: dict[str, str] = {}
         self._flat_size = -1
+        self.notes: list[str] = []  # what the push could not carry over, for the user to read
 
     # ------------------------------------------------------------------ the Id map
 
@@ -171,8 +168,7 @@ class Pusher:
 
     def run(self) -> dict[str, int]:
         """Push everything not pushed yet; the number of records made per object."""
-        made_objects = [name for name in self.objects if name not in MATCHED]
-        the_plan = plan(self.objects, made_objects)
+        the_plan = plan(self.objects, self._made_objects())
         self._check_target(the_plan.order)
         self._match_existing()
         self._recover()
@@ -189,7 +185,14 @@ class Pusher:
         for name, fields in the_plan.deferred.items():
             self._set_deferred(name, rows[name], fields)
         self._publish_articles(rows.get("Knowledge__kav", []))
+        sales_push.activate_contracts(self, rows.get("Contract", []))
+        sales_push.convert_leads(self, rows.get("Lead", []))
+        self.notes = sales_push.notes(self, rows)
         return made
+
+    def _made_objects(self) -> list[str]:
+        """The objects a push makes: not the records every org has, nor what the org writes itself."""
+        return [name for name, sobject in self.objects.items() if name not in MATCHED and sobject.createable]
 
     def _mapped(self, name: str) -> dict[str, str]:
         return self.idmap.objects.setdefault(name, {})
@@ -201,8 +204,9 @@ class Pusher:
             try:
                 described = self.sf.restful(f"sobjects/{name}/describe")
             except Exception as error:
+                feature = sales_push.FEATURES.get(name, "the feature it belongs to")
                 raise PushRefused(
-                    f"the org has no {name} object ({_reason(error)}): enable the feature it belongs to and deploy "
+                    f"the org has no {name} object ({_reason(error)}): enable {feature} and deploy "
                     "the metadata (docs/real-org-lane.md)"
                 ) from None
             self._describes[name] = {item["name"].lower(): item for item in described["fields"]}
@@ -337,7 +341,7 @@ class Pusher:
             elif isinstance(value, str):
                 value = map_known_ids(value, flat)  # Ids inside text, such as EmailMessage.ToIds
             record[f.name] = value
-        return record
+        return sales_push.on_create(self, name, row, record)
 
     def _flat(self) -> dict[str, str]:
         """Every source Id → the org's (both forms), remade only when the map has grown."""
@@ -390,7 +394,7 @@ class Pusher:
 
     def _match_by_content(self, name: str, waiting: list[dict[str, Any]]) -> None:
         """Find in the org the records made from ``waiting`` that the map does not know: same content."""
-        plan_deferred = plan(self.objects, [n for n in self.objects if n not in MATCHED]).deferred.get(name, [])
+        plan_deferred = plan(self.objects, self._made_objects()).deferred.get(name, [])
         payloads = {row["Id"]: self.payload(name, row, plan_deferred) for row in waiting}
         fields = sorted({key for record in payloads.values() for key in record if key != "attributes"})
         known = set(self._mapped(name).values())
@@ -415,6 +419,10 @@ class Pusher:
             values = {f: flat[row[f]] for f in fields if row.get(f) is not None}
             if values:
                 updates.append({"attributes": {"type": name}, "Id": mapped[row["Id"]], **values})
+        self._update_records(name, updates)
+
+    def _update_records(self, name: str, updates: list[dict[str, Any]]) -> None:
+        """Update records of the org (each with its Id), a request per batch, all or none."""
         for start in range(0, len(updates), self.batch_size):
             batch = updates[start : start + self.batch_size]
             results = self.sf.restful("composite/sobjects", method="PATCH", json={"allOrNone": True, "records": batch})

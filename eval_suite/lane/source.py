@@ -37,6 +37,7 @@ class SourceObject:
     name: str
     key_prefix: str
     fields: tuple[SourceField, ...]
+    createable: bool = True  # False: the org writes the records itself (OpportunityHistory)
 
     def field(self, name: str) -> SourceField | None:
         return next((field for field in self.fields if field.name.lower() == name.lower()), None)
@@ -76,7 +77,9 @@ class Dump:
                 )
                 for f in item["fields"]
             )
-            objects[item["name"]] = SourceObject(item["name"], item["keyPrefix"], fields)
+            objects[item["name"]] = SourceObject(
+                item["name"], item["keyPrefix"], fields, bool(item.get("createable", True))
+            )
         return objects
 
     @contextmanager

@@ -8,12 +8,16 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Callable
-from datetime import date
+from datetime import date, datetime
+from fractions import Fraction
 from typing import Any
 
 from eval_suite.tools.soql import ToolError, api_moment, quote
 from fixtures.generate import cpq_rules
+from fixtures.generate.sales_insights import call_topics
 from fixtures.tasks.grants import granted
+from fixtures.tasks.sales import bant
+from fixtures.tasks.subtopics import SUBTOPICS, join_subtopics
 
 CHAT_LINE = re.compile(r"\[(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})\] .+? \((Customer|Agent)\): (.*)")
 SOLUTION = re.compile(r"^\s*\d+\.\s+(?P<name>[^:\n]+?):\s.*?available for (?P<days>\d+) days[^\n]*$", re.M)
@@ -147,6 +151,109 @@ def policy_review(
     return next(iter(broken), None)
 
 
+# --- lead_qualification and lead_routing (fixtures/tasks/sales/lead_qualification.py, lead_routing.py) ---
+
+
+def qualify_lead(calls: list[dict[str, Any]], today: str) -> str | None:
+    """The BANT factors a lead does not meet (fixtures/tasks/sales/bant.py) from its calls' CallStartTime__c and
+    Body__c, as a list answer; None when it meets all four."""
+    held = [(api_moment(call["CallStartTime__c"]), call.get("Body__c") or "") for call in calls]
+    return ", ".join(sorted(bant.unmet(held, date.fromisoformat(today)))) or None
+
+
+def route_lead(
+    memberships: list[dict[str, Any]], quote_lines: list[dict[str, Any]], leads: list[dict[str, Any]]
+) -> str:
+    """The lead routing policy's rep: among the territory's active members (UserId, CreatedDate, User.IsActive),
+    the most distinct quotes in ``quote_lines`` (QuoteId, Quote.OwnerId), then the fewest ``leads`` (OwnerId),
+    then the earliest assignment."""
+    assigned: dict[str, Any] = {}
+    for row in memberships:
+        if (row.get("User") or {}).get("IsActive"):
+            moment = api_moment(row["CreatedDate"])
+            assigned[row["UserId"]] = min(moment, assigned.get(row["UserId"], moment))
+    quotes: dict[str, set[str]] = {rep: set() for rep in assigned}
+    for line in quote_lines:
+        owner = (line.get("Quote") or {}).get("OwnerId")
+        if owner in quotes:
+            quotes[owner].add(line["QuoteId"])
+    owned = count_by(leads, "OwnerId", list(assigned))
+    keys = {rep: (-len(quotes[rep]), owned[rep], assigned[rep]) for rep in assigned}
+    ranked = sorted(keys, key=lambda rep: keys[rep])
+    if not ranked or (len(ranked) > 1 and keys[ranked[0]] == keys[ranked[1]]):
+        raise ToolError(f"no single rep: {ranked[:2]}")
+    return ranked[0]
+
+
+# --- fixtures/tasks/sales/rep_figures.py: a period's SOQL, days between two dates, per-rep figures
+
+
+def _field(record: dict[str, Any], path: str) -> Any:
+    """A field of a record, through parent relationships for a dotted path ('Contract.CompanySignedDate')."""
+    value: Any = record
+    for part in path.split("."):
+        value = value.get(part) if isinstance(value, dict) else None
+    return value
+
+
+def soql_period(template: str, start: str, end: str, kind: str) -> str:
+    """A SOQL statement with {start} and {end} replaced by the period's bounds as unquoted literals: datetimes
+    ('YYYY-MM-DDTHH:MM:SSZ') or, for a date field, the days of those midnights."""
+    bounds = [api_moment(value) for value in (start, end)]
+    if kind == "date":
+        if any(moment.time() != datetime.min.time() for moment in bounds):
+            raise ToolError("a period compared with a date field must start and end at midnight")
+        literals = [moment.date().isoformat() for moment in bounds]
+    elif kind == "datetime":
+        literals = [moment.strftime("%Y-%m-%dT%H:%M:%SZ") for moment in bounds]
+    else:
+        raise ToolError(f"kind must be 'date' or 'datetime', got {kind!r}")
+    return template.format(start=literals[0], end=literals[1])
+
+
+def day_spans(records: list[dict[str, Any]], since: str, until: str) -> list[dict[str, Any]]:
+    """Each record with ``Days``: the days from the date of ``since`` (UTC) to the date of ``until``."""
+    spans = []
+    for record in records:
+        first, last = _field(record, since), _field(record, until)
+        if first is None or last is None:
+            raise ToolError(f"record {record.get('Id')} has no {since if first is None else until}")
+        days = (api_moment(str(last)).date() - api_moment(str(first)).date()).days
+        spans.append({**record, "Days": days})
+    return spans
+
+
+def figures_by(records: list[dict[str, Any]], key: str, value: str, statistic: str, minimum: int) -> dict[str, float]:
+    """Per ``key``, the ``statistic`` (sum, mean, or share of true values) of ``value`` over its records, for the
+    keys with at least ``minimum`` records."""
+    groups: dict[str, list[Fraction]] = {}
+    for record in records:
+        number = _field(record, value)
+        groups.setdefault(str(_field(record, key)), []).append(Fraction(str(float(number or 0))))
+    if statistic not in ("sum", "mean", "share"):
+        raise ToolError(f"statistic must be sum, mean or share, got {statistic!r}")
+    return {
+        name: float(sum(numbers) if statistic == "sum" else sum(numbers) / len(numbers))
+        for name, numbers in groups.items()
+        if len(numbers) >= minimum
+    }
+
+
+# fixtures/tasks/sales/insights.py (sales_insight_mining)
+def top_subtopics(transcripts: list[dict[str, Any]], k: int) -> str | None:
+    """The k sub-topics raised on the most deals (OpportunityId__c) of these calls, dismissed mentions left out,
+    sorted and comma-separated; an error when the k-th place is tied."""
+    raised: dict[str, set[str]] = {}
+    for call in transcripts:
+        for topic in call_topics(call.get("Body__c") or "")[0]:
+            raised.setdefault(topic, set()).add(call["OpportunityId__c"])
+    order = sorted(SUBTOPICS, key=lambda topic: (-len(raised.get(topic, ())), SUBTOPICS.index(topic)))
+    counts = [len(raised.get(topic, ())) for topic in order]
+    if counts[k - 1] == counts[k] or counts[k - 1] == 0:
+        raise ToolError(f"the {k}th place is tied: {dict(zip(order, counts, strict=True))}")
+    return join_subtopics(order[:k])
+
+
 # ---- fixtures/tasks/sales/cpq.py (invalid_config, quote_approval)
 
 
@@ -169,5 +276,21 @@ def cpq_review(
 
 OPERATIONS: dict[str, Callable[..., Any]] = {
     operation.__name__: operation
-    for operation in (the_one, pick, span, count_by, values, at_least, soql, policy_review, cpq_review)
+    for operation in (
+        the_one,
+        pick,
+        span,
+        count_by,
+        values,
+        at_least,
+        soql,
+        policy_review,
+        qualify_lead,
+        route_lead,
+        soql_period,
+        day_spans,
+        figures_by,
+        top_subtopics,
+        cpq_review,
+    )
 }

@@ -31,12 +31,25 @@ TASK_ORDER = (
     ("monthly_trend_analysis", "MTA"),
     ("best_region_identification", "BRI"),
 )
-ABBREVIATIONS = dict(TASK_ORDER + CONFIDENTIAL_ORDER)
+# The sales task types of a sales org (fixtures/tasks/model.py SALES_TASKS), after the nine, in CRMArena-Pro's order.
+SALES_ORDER = (
+    ("lead_qualification", "LQ"),
+    ("lead_routing", "LR"),
+    ("sales_amount_understanding", "SAU"),
+    ("sales_cycle_understanding", "SCU"),
+    ("conversion_rate_comprehension", "CRC"),
+    ("wrong_stage_rectification", "WSR"),
+    ("activity_priority", "AP"),
+    ("invalid_config", "IC"),
+    ("quote_approval", "QAP"),
+    ("sales_insight_mining", "SIM"),
+)
+ABBREVIATIONS = dict(TASK_ORDER + SALES_ORDER + CONFIDENTIAL_ORDER)
 
 
 def ordered(tasks: Collection[str]) -> list[str]:
     """Task names in the paper's order, any others after them by name."""
-    known = [task for task, _ in TASK_ORDER + CONFIDENTIAL_ORDER if task in tasks]
+    known = [task for task, _ in TASK_ORDER + SALES_ORDER + CONFIDENTIAL_ORDER if task in tasks]
     return known + sorted(set(tasks) - set(known))
 
 

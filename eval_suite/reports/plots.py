@@ -14,7 +14,7 @@ matplotlib.use("Agg")  # no display: reports are made on servers and in CI
 import matplotlib.pyplot as plt
 
 from .confidentiality import CONFIDENTIAL_ORDER
-from .leaderboard import TASK_ORDER
+from .leaderboard import SALES_ORDER, TASK_ORDER
 from .table import Row, max_trials
 
 DPI = 110
@@ -36,7 +36,7 @@ def _task_scores(rows: Sequence[Row], path: Path) -> Path:
     confidential = tuple(pair for pair in CONFIDENTIAL_ORDER if pair[0] in present)
     # the nine tasks (unless the rows hold only confidentiality tasks), then the confidentiality tasks they hold
     nine = TASK_ORDER if present - {task for task, _ in confidential} or not confidential else ()
-    order = nine + confidential
+    order = nine + tuple(pair for pair in SALES_ORDER if pair[0] in present) + confidential
     labels = [abbr for _, abbr in order] + ["Overall"]
     figure, axes = plt.subplots(figsize=(max(8.0, 1.1 * len(labels)), 4.2))
     width = 0.8 / max(len(rows), 1)

@@ -16,10 +16,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..run.identity import key_text, surface_of, task_set_of, task_set_title, turns_of
+from ..run.identity import key_text, org_of, surface_of, task_set_of, task_set_title, turns_of
 from ..run.records import HARNESS_ERROR, INFRA_ERROR, USER_ERROR
 from .confidentiality import CONFIDENTIAL_ORDER
-from .leaderboard import TASK_ORDER, partial_mark, summarize
+from .leaderboard import SALES_ORDER, TASK_ORDER, partial_mark, summarize
 from .runs import Run
 
 __all__ = ["TASK_ORDER", "Row", "build_rows", "sections", "to_csv", "to_markdown", "to_terminal", "warnings"]
@@ -111,7 +111,11 @@ def _confidential(rows: Sequence[Row]) -> bool:
 
 
 def _order(rows: Sequence[Row]) -> tuple[tuple[str, str], ...]:
-    return CONFIDENTIAL_ORDER if _confidential(rows) else TASK_ORDER
+    """The task columns: the confidentiality tasks', or the nine and, when a row has one, the sales task types."""
+    if _confidential(rows):
+        return CONFIDENTIAL_ORDER
+    present = {task for row in rows for task in row.summary["tasks"]}
+    return TASK_ORDER + tuple(pair for pair in SALES_ORDER if pair[0] in present)
 
 
 CONFIDENTIALITY_COLUMNS = ("declined", "leaks", "controls answered")
@@ -124,6 +128,7 @@ def _columns(rows: Sequence[Row], *, passes_too: bool = True) -> list[str]:
     return [
         "run",
         "n",
+        "org",
         "surface",
         *(["turns"] if multi else []),
         *(abbr for _, abbr in _order(rows)),
@@ -160,6 +165,7 @@ def _values(
     return [
         row.run.label,
         row.n,
+        org_of(row.run.manifest),
         row.surface,
         *([turns_of(row.run.manifest)] if multi else []),
         *(cell(tasks[task]["score"]) if task in tasks else cell(None) for task, _ in order),
@@ -180,6 +186,7 @@ def pass_values(row: Row, trials: int) -> list[str]:
 
 NOTE = (
     "Scores in % with 95% bootstrap intervals (knowledge QA: mean token F1); n is instances × trials scored; "
+    "org is the org type the agent worked in (service, or a sales org: docs/orgs.md); "
     "surface is how the agent reached the org (api: tools and queries; ui: the web pages alone); "
     "turns (shown when a run is multi-turn): single (the whole query at once) or multi (a simulated user "
     "gives it piece by piece); "
@@ -223,9 +230,10 @@ def to_markdown(rows: Sequence[Row]) -> str:
 def to_csv(rows: Sequence[Row]) -> str:
     """One column per number, so a spreadsheet can sort by any of them; each row names its task set."""
     trials = max_trials(rows)
-    header = ["run", "model", "agent", "surface", "turns", "ui_console", "aided", "tools", "label", "task_set"]
+    header = ["run", "model", "agent", "org", "surface", "turns", "ui_console", "aided", "tools", "label", "task_set"]
     header += ["instances", "trials", "complete"]
-    for _, abbr in (*TASK_ORDER, ("overall", "Overall")):
+    order = _order(rows) if rows and not _confidential(rows) else TASK_ORDER
+    for _, abbr in (*order, ("overall", "Overall")):
         header += [abbr, f"{abbr}_low", f"{abbr}_high", f"{abbr}_n"]
     header += ["errors", "user_errors", "user_error_rate", "attempts", "cost_per_attempt", "tokens_per_attempt"]
     header += [f"pass^{k}" for k in range(1, trials + 1)]
@@ -239,6 +247,7 @@ def to_csv(rows: Sequence[Row]) -> str:
             row.run.label,
             key.model,
             key.agent,
+            org_of(row.run.manifest),
             surface_of(row.run.manifest),
             turns_of(row.run.manifest),
             row.run.manifest.get("ui_console") or "",
@@ -250,7 +259,7 @@ def to_csv(rows: Sequence[Row]) -> str:
             summary["n"]["trials"],
             summary["complete"],
         ]
-        for task, _ in TASK_ORDER:
+        for task, _ in order:
             values += _numbers(tasks[task]["score"] if task in tasks else None)
         values += _numbers(summary["overall"]["score"])
         user_errors = summary["statuses"].get(USER_ERROR, 0)

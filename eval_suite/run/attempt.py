@@ -49,6 +49,7 @@ class AttemptSettings:
     f1_pass: float
     dialogue: DialogueSettings | None = None  # --interactive: a simulated user gives the query
     privacy_aware: bool = False  # --privacy-aware-prompt
+    org: str = "service"  # the org type the run's target is (its schema in the agent's prompt)
 
 
 def run_attempt(
@@ -77,6 +78,7 @@ def run_attempt(
             scope=f"{instance.idx}:{trial}",
             cancelled=cancelled,
             privacy_aware=settings.privacy_aware,
+            org=settings.org,
         )
         if settings.dialogue is not None:
             episode, dialogue = run_dialogue(settings.dialogue, settings.agent, context)

@@ -10,6 +10,8 @@ from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
+from mock_org.schema import ORG_TYPES
+
 from .shards import Shard, ShardError
 from .shards import parse as parse_shard
 
@@ -61,6 +63,11 @@ class RunConfig:
     max_concurrent_requests: int | None = None  # default: the number of workers
     prices: Path | None = None
     db: Path | None = None
+    # --org (fixtures/org_cache.py): build, or take from the cache, an org of this type and run its task set
+    org: str | None = None
+    org_seed: int | None = None  # default: fixtures build's (2025)
+    org_scale: float | None = None  # default 1
+    org_per_task: int | None = None  # default: the build's (from scale 1 up; none below)
     f1_pass: float = 0.5
     progress: bool = True
     ui_console: str = "on"  # the UI agents: the org's query console served (on) or taken away (off)
@@ -106,17 +113,49 @@ class RunConfig:
         if self.ui_console == "off" and self.agent not in UI_AGENTS:
             raise ConfigError(f"--ui-console is a setting of the browser and ui-oracle agents, not {self.agent}")
         self.sharding()
+        self._check_org()
         user = self._check_dialogue()
         if self.tools is not None and self.agent not in TOOL_AGENTS:
             raise ConfigError(f"--tools selects tool categories of the fc, fc-sql and oracle agents, not {self.agent}")
         console = "noconsole" if self.ui_console == "off" else None
         mode = f"interactive-{self.user_model or 'scripted'}" if self.interactive else None
         out = self.out or Path("runs") / _slug(
-            "-".join(filter(None, (self.model, self.agent, console, mode, self._sampling_name(), self.label)))
+            "-".join(
+                filter(
+                    None,
+                    (self.model, self.agent, self._org_name(), console, mode, self._sampling_name(), self.label),
+                )
+            )
         )
         base_url = self.base_url or os.environ.get("OPENAI_BASE_URL") or None
         user_base_url = (self.user_base_url or os.environ.get("CRMARENA_USER_BASE_URL") or base_url) if user else None
         return replace(self, out=Path(out), base_url=base_url, user=user, user_base_url=user_base_url)
+
+    def _check_org(self) -> None:
+        """--org names an org type the build knows and replaces --db and --tasks-file; its settings need it."""
+        if self.org is None:
+            named = [name for name in ("org_seed", "org_scale", "org_per_task") if getattr(self, name) is not None]
+            if named:
+                raise ConfigError(f"--{named[0].replace('_', '-')} is a setting of --org TYPE")
+            return
+        if self.org not in ORG_TYPES:
+            raise ConfigError(f"unknown org type {self.org!r}: choose one of {', '.join(ORG_TYPES)}")
+        for name in ("db", "tasks_file"):
+            if getattr(self, name) is not None:
+                flag = name.replace("_", "-")
+                raise ConfigError(f"--org builds its own org and task file: leave out --{flag} (or --org)")
+        if self.org_scale is not None and not 0 < self.org_scale < float("inf"):
+            raise ConfigError("--org-scale must be a number above 0")
+        if self.org_per_task is not None and self.org_per_task < 1:
+            raise ConfigError("--org-per-task must be at least 1")
+
+    def _org_name(self) -> str | None:
+        """The --org part of the default run directory: ``b2b``, ``b2b-seed7`` (none for the default org)."""
+        if self.org is None:
+            return None
+        settings = [("seed", self.org_seed), ("scale", self.org_scale), ("tasks", self.org_per_task)]
+        parts = [f"{name}{value:g}" for name, value in settings if value is not None]
+        return "-".join([self.org, *parts]) if parts or self.org != "service" else None
 
     def _check_dialogue(self) -> str | None:
         """The user of an interactive run (``scripted`` or ``model``), or None for a single-turn one."""

@@ -97,6 +97,15 @@ def surface_of(manifest: dict[str, Any]) -> str:
     return "ui" if manifest.get("surface") == "ui" else "api"
 
 
+def org_of(manifest: dict[str, Any]) -> str:
+    """The org type a run worked in: ``service``, ``b2b``, … (a manifest from before the field: the one its task
+    set names, else the service org, the only one there was; the original harness's results: service)."""
+    if manifest.get("org"):
+        return str(manifest["org"])
+    named = ((manifest.get("task_set") or {}).get("org") or {}).get("type")
+    return str(named) if named else "service"
+
+
 def sampling(limit: int | None, sample: int | None, sample_seed: int) -> dict[str, int]:
     """The sampling rule as the manifest keeps it: ``{}`` (every instance), ``{"limit": N}`` (the first N of
     each task) or ``{"sample": N, "seed": S}`` (a stratified sample of N per task)."""

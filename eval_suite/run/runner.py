@@ -51,6 +51,7 @@ from ..tools.catalog import agent_tools, default_task_file
 from .attempt import AttemptSettings, run_attempt
 from .config import MODEL_AGENTS, UI_AGENTS, ConfigError, RunConfig
 from .identity import RESUME_IDENTITY, sampling
+from .org import SERVICE, org_type, with_org
 from .progress import Progress
 from .records import (
     INFRA_ERROR,
@@ -108,8 +109,10 @@ def run(
     is told, in a line each, what the run is about to do (the instances, the target, the endpoint)."""
     config = config.check()
     say = say or (lambda text: None)
+    config = with_org(config, say)
     task_file = read_task_file(config.tasks_file or default_task_file())
     instances = select_instances(task_file, config)
+    org = org_type(config, task_file)
     chosen_tools = tuple(tools) if tools is not None else agent_tools(config.agent, config.tools)
     prices = PriceTable.load(config.prices)
     if config.max_cost is not None and config.agent in MODEL_AGENTS and prices.find(config.model) is None:
@@ -146,7 +149,7 @@ def run(
             protocol = _protocol(config, capabilities)
             agent = make_agent(config, protocol, instances)
             manifest = _manifest(
-                config, task_file, chosen_tools, protocol, capabilities, target.describe(), previous, shard
+                config, task_file, chosen_tools, protocol, capabilities, target.describe(), previous, shard, org
             )
             _check_resume(previous, manifest)
             write_json_atomic(out / MANIFEST_FILE, manifest)
@@ -163,6 +166,7 @@ def run(
                 config.f1_pass,
                 dialogue,
                 config.privacy_aware_prompt,
+                org,
             )
             try:
                 stopped = _work(config, settings, attempts(instances, config.trials, shard), target, out)
@@ -333,13 +337,15 @@ def make_agent(config: RunConfig, protocol: str | None, instances: list[Instance
 # ----------------------------------------------------------------------------- the manifest
 
 
-def prompt_fingerprint(agent: str, tools: Sequence[Any], interactive: bool = False, privacy_aware: bool = False) -> str:
+def prompt_fingerprint(
+    agent: str, tools: Sequence[Any], interactive: bool = False, privacy_aware: bool = False, org: str = SERVICE
+) -> str:
     """SHA-256 over every text the agent is shown apart from the task: its prompt files, the schema
-    rendering and the tool schemas (and, in a conversation, the agent's note on it and the user's prompt; with
-    --privacy-aware-prompt, its notice)."""
+    rendering of its org and the tool schemas (and, in a conversation, the agent's note on it and the user's
+    prompt; with --privacy-aware-prompt, its notice)."""
     names = PROMPT_FILES.get(agent, []) + (["interactive", "user"] if interactive else [])
     names += [prompts.PRIVACY_AWARE] if privacy_aware else []
-    parts = [prompts.text(name) for name in names] + [render_schema()]
+    parts = [prompts.text(name) for name in names] + [render_schema(org)]
     parts += [json.dumps(tool.schema, sort_keys=True) for tool in tools]
     return prompts.prompt_hash(agent, *parts)
 
@@ -353,13 +359,15 @@ def _manifest(
     target: dict[str, Any],
     previous: dict[str, Any] | None,
     shard: Shard | None = None,
+    org: str = SERVICE,
 ) -> dict[str, Any]:
     now = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
     return {
         "model": config.model,
         "agent": config.agent,
         "label": config.label if config.label is not None else (previous or {}).get("label"),
-        "prompt_sha256": prompt_fingerprint(config.agent, tools, config.interactive, config.privacy_aware_prompt),
+        "prompt_sha256": prompt_fingerprint(config.agent, tools, config.interactive, config.privacy_aware_prompt, org),
+        "org": org,
         "tasks_file": str(task_file.path),
         "tasks_sha256": task_file.sha256,
         "tasks_layout": task_file.layout,

@@ -85,3 +85,11 @@ TASK_A, TASK_B = "00TWs0000000001MAA", "00TWs0000000002MAA"
 )
 def test_sales_answers(task: str, gold: str | None, answer: str, reward: int) -> None:
     assert score(task, "exact_match", gold, answer).reward == reward
+
+
+def test_the_list_tasks_are_the_task_files_list_tasks() -> None:
+    """Scoring reads as sets exactly the tasks whose files hold joined lists (fixtures.tasks.model)."""
+    from eval_suite.scoring.answers import LIST_TASKS
+    from fixtures.tasks.model import LIST_ANSWER_TASKS
+
+    assert set(LIST_TASKS) == LIST_ANSWER_TASKS

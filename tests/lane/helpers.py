@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import closing, contextmanager
 from pathlib import Path
 from typing import Any
@@ -25,14 +25,13 @@ CHILDREN = {
     "Contact": "AccountId",
     "ProductCategoryProduct": "ProductId",
 }
+UPDATED_AFTER_CREATE = frozenset({"Contract", "Lead"})
 ORG_COMPUTED = {"Name", "IsPersonAccount", "IsClosed", "TotalPrice", "TotalAmount", "IsStandard"}
 
 
 def cut_dump(target: Path, cases: int = 4, articles: int = 3) -> Path:
     """A copy of the default org holding ``cases`` cases with everything they name and their children."""
     dump = Dump(default_org())
-    with closing(sqlite3.connect(dump.path)) as origin, closing(sqlite3.connect(target)) as copy:
-        origin.backup(copy)
     rows = {name: {row["Id"]: row for row in dump.rows(name)} for name in dump.objects}
     kept: dict[str, set[str]] = {name: set() for name in dump.objects}
     for name in (*MATCHED, "Issue__c", "ProductCatalog"):
@@ -40,6 +39,54 @@ def cut_dump(target: Path, cases: int = 4, articles: int = 3) -> Path:
     kept["Case"] = set(sorted(rows["Case"])[:cases])
     kept["Knowledge__kav"] = set(sorted(rows["Knowledge__kav"])[:articles])
     kept["Pricebook2"] = {key for key, row in rows["Pricebook2"].items() if row["IsStandard"]}
+    return cut(dump, target, kept, rows, CHILDREN)
+
+
+# A sales org's children that come with a kept parent: a deal's lines, quotes, history, activities and calls.
+SALES_CHILDREN: dict[str, str | tuple[str, ...]] = {
+    **CHILDREN,
+    "OpportunityLineItem": "OpportunityId",
+    "OpportunityHistory": "OpportunityId",
+    "Quote": "OpportunityId",
+    "QuoteLineItem": "QuoteId",
+    "Task": "WhatId",
+    "Event": "WhatId",
+    "VoiceCallTranscript__c": ("OpportunityId__c", "LeadId__c"),
+    "UserTerritory2Association": "Territory2Id",
+}
+
+
+def cut_sales_dump(source: Path, target: Path, deals: int = 3, leads: int = 4) -> Path:
+    """A copy of a sales org (B2B or B2C) holding ``deals`` opportunities with contracts, ``leads`` leads
+    (half of them converted, with what they were converted into), the territories, and all they name."""
+    dump = Dump(source)
+    rows = {name: {row["Id"]: row for row in dump.rows(name)} for name in dump.objects}
+    kept: dict[str, set[str]] = {name: set() for name in dump.objects}
+    for name in (*MATCHED, "Territory2Model", "Territory2Type", "Territory2"):
+        if name in rows:  # a sales org without territories has none
+            kept[name] = set(rows[name])
+    kept["Pricebook2"] = {key for key, row in rows["Pricebook2"].items() if row["IsStandard"]}
+    lead_rows = sorted(rows["Lead"].values(), key=lambda row: row["Id"])
+    converted = [row for row in lead_rows if row["IsConverted"]][: leads // 2]
+    kept["Lead"] = {row["Id"] for row in converted + [row for row in lead_rows if not row["IsConverted"]][: leads // 2]}
+    with_contract = sorted(key for key, row in rows["Opportunity"].items() if row["ContractId"])
+    kept["Opportunity"] = set(with_contract[:deals]) | {row["ConvertedOpportunityId"] for row in converted}
+    # A kept product brings its price in every book (a price needs the product's standard price first).
+    children = {**SALES_CHILDREN, "PricebookEntry": "Product2Id"}
+    return cut(dump, target, kept, rows, children)
+
+
+def cut(
+    dump: Dump,
+    target: Path,
+    kept: dict[str, set[str]],
+    rows: dict[str, dict[str, dict[str, Any]]],
+    children: Mapping[str, str | tuple[str, ...]],
+) -> Path:
+    """Copy ``dump`` to ``target`` keeping ``kept``, what they name (closed over references) and their
+    ``children`` (child object → its reference to the parent, polymorphic or not)."""
+    with closing(sqlite3.connect(dump.path)) as origin, closing(sqlite3.connect(target)) as copy:
+        origin.backup(copy)
     owner = {prefix: name for name, sobject in dump.objects.items() for prefix in [sobject.key_prefix]}
     changed = True
     while changed:
@@ -52,18 +99,24 @@ def cut_dump(target: Path, cases: int = 4, articles: int = 3) -> Path:
                     if value and target_name and value in rows[target_name] and value not in kept[target_name]:
                         kept[target_name].add(value)
                         changed = True
-        for child, field_name in CHILDREN.items():
-            parent = dump.objects[child].field(field_name).reference_to[0]
-            for row_id, row in rows[child].items():
-                if row[field_name] in kept[parent] and row_id not in kept[child]:
-                    kept[child].add(row_id)
-                    changed = True
+        for child, field_names in children.items():
+            if child not in dump.objects:
+                continue
+            for field_name in (field_names,) if isinstance(field_names, str) else field_names:
+                parents = dump.objects[child].field(field_name).reference_to
+                for row_id, row in rows[child].items():
+                    if row_id not in kept[child] and any(row[field_name] in kept[parent] for parent in parents):
+                        kept[child].add(row_id)
+                        changed = True
     with closing(sqlite3.connect(target)) as connection:
         for name, ids in kept.items():
             doomed = [(row_id,) for row_id in rows[name] if row_id not in ids]
             connection.executemany(f'DELETE FROM "{name}" WHERE "Id" = ?', doomed)
         connection.commit()
         connection.execute("VACUUM")
+    schema = Path(dump.schema_path)
+    if schema.parent == dump.path.parent:  # a dump's own layout goes with it
+        (Path(target).parent / schema.name).write_bytes(schema.read_bytes())
     return target
 
 
@@ -117,8 +170,9 @@ def grant_audit_fields(org: EmptyOrg) -> None:
 
 def compared_fields(dump: Dump, name: str) -> list[str]:
     """What a push sets, less what the org computes; a person contact's audit fields are its account's,
-    so Contact is compared without them."""
-    audit = () if name == "Contact" else AUDIT_FIELDS
+    so Contact is compared without them, and a record the push updates after making it (a contract
+    activated, a lead converted) was last modified by the push."""
+    audit = () if name == "Contact" else AUDIT_FIELDS[:2] if name in UPDATED_AFTER_CREATE else AUDIT_FIELDS
     sobject = dump.objects[name]
     return [f.name for f in sobject.fields if (f.createable or f.name in audit) and f.name not in ORG_COMPUTED]
 

@@ -106,7 +106,9 @@ def test_the_jobs_arguments_run_a_sharded_run_and_merge_it(tmp_path: Path, monke
     capsys.readouterr()
     assert main(job_arguments(merge, tmp_path)) == OK
     captured = capsys.readouterr()
-    assert captured.err == "" and re.search(r"^oracle +9×1 +api +(100\.0 +){10}0 ", captured.out, re.M), captured.out
+    assert captured.err == "" and re.search(r"^oracle +9×1 +service +api +(100\.0 +){10}0 ", captured.out, re.M), (
+        captured.out
+    )
     assert (tmp_path / "report" / "index.html").is_file()
 
 

@@ -229,8 +229,9 @@ def test_the_harness_reaches_an_org_only_through_its_client() -> None:
         offenders(
             "eval_suite",
             ("mock_org", "fixtures.tasks.truth", "fixtures.tasks.records"),
-            # The errors every crmarena subcommand shares, and the Id arithmetic (no org in either).
-            allowed=("mock_org.user_errors", "mock_org.ids"),
+            # The errors every crmarena subcommand shares, the Id arithmetic and the objects' description (the
+            # schema an agent's prompt shows): no org in any of them.
+            allowed=("mock_org.user_errors", "mock_org.ids", "mock_org.schema"),
             # The places that start an org: the commands that open or serve one (query, search, serve, tls), a
             # run's target switch, and the pytest plugin's backends.
             skip=("eval_suite.commands", "eval_suite.run.target", "eval_suite.integrations"),

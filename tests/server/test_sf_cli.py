@@ -3,7 +3,9 @@
 Opt-in (``--run-slow``): the CLI and the Node 22 it needs weigh about 500 MB and take a minute to
 install. Covers the three ways sf reaches an org (a stored access token, a bare token as the target
 org, a JWT bearer login), queries (paged, aggregate, child subqueries, queryAll), search, record
-CRUD, Bulk API 2.0 export and import, tree export and import, limits, and an error as sf prints it.
+CRUD, Bulk API 2.0 export and import, tree export and import, limits, and an error as sf prints it;
+and on a B2B org, the sales objects as sf lists, describes and queries them, their write rules, and a
+Bulk API export of its deals.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import platform
 import re
 import shutil
 import subprocess
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,9 +25,10 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric import rsa
 from cryptography.hazmat.primitives.serialization import Encoding, NoEncryption, PrivateFormat
 
+from fixtures.build import build
 from mock_org.auth import DEFAULT_CLIENT_ID
 from mock_org.server.http import tls
-from mock_org.server.serve import RunningOrg
+from mock_org.server.serve import RunningOrg, serve_org
 
 from . import npm
 from .conftest import BULK_PRODUCTS, Client
@@ -370,3 +373,170 @@ def test_jwt_login_over_https(sf: Sf, running: RunningOrg, jwt_key: rsa.RSAPriva
     assert _json(login)["username"] == running.username
     result = _json(sf("data", "query", "--target-org", "jwt", "--json", "-q", "SELECT Name FROM Organization"))
     assert result["records"][0]["Name"] == "Tiny Test Org"
+
+
+# ----------------------------------------------------------------------------- a B2B sales org
+
+SALES_OBJECTS = (
+    "Opportunity",
+    "OpportunityLineItem",
+    "OpportunityHistory",
+    "Quote",
+    "QuoteLineItem",
+    "Contract",
+    "Lead",
+    "Event",
+    "Task",
+    "VoiceCallTranscript__c",
+    "Territory2",
+    "Territory2Model",
+    "Territory2Type",
+    "UserTerritory2Association",
+)
+
+
+@pytest.fixture(scope="module")
+def b2b_org(sf: Sf, tmp_path_factory: pytest.TempPathFactory, tls_files: tls.TlsFiles) -> Iterator[str]:
+    """A small B2B org of its own (writes stay there), stored in sf under the alias ``b2b``."""
+    built = build(3, 0.2, tmp_path_factory.mktemp("b2b"), org="b2b")
+    with serve_org(built.db_path, http_port=0, tls_files=tls_files) as served:
+        token = Client("https", served).token
+        login = sf(
+            "org",
+            "login",
+            "access-token",
+            "--instance-url",
+            str(served.http_url),
+            "--no-prompt",
+            "--alias",
+            "b2b",
+            env={"SF_ACCESS_TOKEN": token},
+        )
+        assert login.returncode == 0, login.stdout + login.stderr
+        yield "b2b"
+
+
+def test_b2b_lists_and_describes_the_sales_objects(sf: Sf, b2b_org: str) -> None:
+    listed = set(_json(sf("sobject", "list", "--target-org", b2b_org, "--sobject", "all", "--json")))
+    assert set(SALES_OBJECTS) <= listed
+    opportunity = _json(sf("sobject", "describe", "--target-org", b2b_org, "--sobject", "Opportunity", "--json"))
+    fields = {field["name"]: field for field in opportunity["fields"]}
+    assert "Closed Won" in [entry["value"] for entry in fields["StageName"]["picklistValues"]]
+    assert fields["AccountId"]["referenceTo"] == ["Account"] and not fields["IsWon"]["createable"]
+    children = {child["relationshipName"] for child in opportunity["childRelationships"]}
+    assert {"OpportunityLineItems", "Quotes", "OpportunityHistories"} <= children
+    lead = _json(sf("sobject", "describe", "--target-org", b2b_org, "--sobject", "Lead", "--json"))
+    converted = {field["name"]: field for field in lead["fields"]}
+    assert not converted["IsConverted"]["createable"] and not converted["ConvertedOpportunityId"]["createable"]
+    transcript = _json(
+        sf("sobject", "describe", "--target-org", b2b_org, "--sobject", "VoiceCallTranscript__c", "--json")
+    )
+    assert transcript["custom"] is True and transcript["keyPrefix"].startswith("a")
+    territory = _json(sf("sobject", "describe", "--target-org", b2b_org, "--sobject", "Territory2", "--json"))
+    references = {field["name"]: field["referenceTo"] for field in territory["fields"] if field["referenceTo"]}
+    assert references["Territory2ModelId"] == ["Territory2Model"]
+    assert references["Territory2TypeId"] == ["Territory2Type"]
+    history = _json(sf("sobject", "describe", "--target-org", b2b_org, "--sobject", "OpportunityHistory", "--json"))
+    assert history["createable"] is False
+
+
+def test_b2b_queries_reach_across_the_sales_objects(sf: Sf, b2b_org: str) -> None:
+    def query(soql: str) -> list[dict]:
+        return _json(sf("data", "query", "--target-org", b2b_org, "--json", "-q", soql))["records"]
+
+    won = query(
+        "SELECT Name, Account.Name, Contract.Status, (SELECT Quantity FROM OpportunityLineItems), "
+        "(SELECT StageName FROM OpportunityHistories) FROM Opportunity WHERE IsWon = true LIMIT 5"
+    )
+    assert len(won) == 5
+    for deal in won:
+        assert deal["Account"]["Name"] and deal["OpportunityLineItems"]["totalSize"] >= 1
+        assert "Closed Won" in [row["StageName"] for row in deal["OpportunityHistories"]["records"]]
+    quotes = query("SELECT Status, Opportunity.StageName, (SELECT UnitPrice FROM QuoteLineItems) FROM Quote LIMIT 3")
+    assert all(quote["QuoteLineItems"]["totalSize"] >= 1 for quote in quotes)
+    territories = query(
+        "SELECT Name, Territory2Model.State, Territory2Type.MasterLabel, "
+        "(SELECT User.Name FROM UserTerritory2Associations) FROM Territory2"
+    )
+    assert territories and all(row["Territory2Model"]["State"] == "Active" for row in territories)
+    leads = query("SELECT COUNT(Id) n, IsConverted FROM Lead GROUP BY IsConverted ORDER BY IsConverted")
+    assert [row["IsConverted"] for row in leads] == [False, True]
+    calls = query("SELECT Name, OpportunityId__r.Name, LeadId__r.Company FROM VoiceCallTranscript__c LIMIT 5")
+    assert all(call["Name"].startswith("VCT-") for call in calls)
+    activities = query("SELECT Subject, What.Type FROM Task WHERE What.Type = 'Opportunity' LIMIT 3")
+    assert [task["What"]["Type"] for task in activities] == ["Opportunity"] * len(activities)
+
+
+def test_b2b_records_follow_the_sales_rules(sf: Sf, b2b_org: str) -> None:
+    account = _json(sf("data", "query", "--target-org", b2b_org, "--json", "-q", "SELECT Id FROM Account LIMIT 1"))
+    account_id = account["records"][0]["Id"]
+    activated = sf(
+        "data",
+        "create",
+        "record",
+        "--target-org",
+        b2b_org,
+        "-s",
+        "Contract",
+        "-v",
+        f"AccountId='{account_id}' Status='Activated'",
+    )
+    assert activated.returncode != 0  # sf prints the org's message, not its code
+    assert "a contract is created in a Draft status" in activated.stdout + activated.stderr
+    made = _json(
+        sf(
+            "data",
+            "create",
+            "record",
+            "--target-org",
+            b2b_org,
+            "--json",
+            "-s",
+            "Contract",
+            "-v",
+            f"AccountId='{account_id}'",
+        )
+    )
+    contract = made["id"]
+    _json(
+        sf(
+            "data",
+            "update",
+            "record",
+            "--target-org",
+            b2b_org,
+            "--json",
+            "-s",
+            "Contract",
+            "-i",
+            contract,
+            "-v",
+            "Status='Activated'",
+        )
+    )
+    fetched = _json(sf("data", "get", "record", "--target-org", b2b_org, "--json", "-s", "Contract", "-i", contract))
+    assert (fetched["Status"], fetched["StatusCode"]) == ("Activated", "Activated")
+
+
+def test_b2b_bulk_export_of_the_deals(sf: Sf, b2b_org: str, tmp_path: Path) -> None:
+    """The heaviest check: every opportunity through Bulk API 2.0, as many rows as a count gives."""
+    exported = tmp_path / "deals.csv"
+    _json(
+        sf(
+            "data",
+            "export",
+            "bulk",
+            "--target-org",
+            b2b_org,
+            "--json",
+            "--wait",
+            "5",
+            "--query",
+            "SELECT Id, StageName, Amount FROM Opportunity",
+            "--output-file",
+            str(exported),
+        )
+    )
+    counted = _json(sf("data", "query", "--target-org", b2b_org, "--json", "-q", "SELECT COUNT() FROM Opportunity"))
+    with exported.open(newline="") as handle:
+        assert len(list(csv.DictReader(handle))) == counted["totalSize"] > 0

@@ -70,3 +70,57 @@ def test_the_tasks_command_refuses_a_dump_without_latent_variables(tmp_path: Pat
     assert main(["fixtures", "tasks", "--db", str(lone), "--out", str(tmp_path / "x.jsonl")]) == 3
     assert "latent.json" in capsys.readouterr().err
     assert main(["fixtures", "tasks", "--per-task", "0", "--out", str(tmp_path / "x.jsonl")]) == 2
+
+
+def test_a_file_in_crmarena_pros_layout_loads(tmp_path: Path) -> None:
+    """CRMArena-Pro's layout (a user's own file; never vendored): every answer a list, a persona, the metric
+    ``privacy_rejection``. A list task's values are joined as ours; other tasks take the one value; [None] is None."""
+    rows = [
+        {
+            "idx": 0,
+            "task": "activity_priority",
+            "persona": "Sales Agent",
+            "query": "Which first?",
+            "answer": ["00T000000000002AAA", "00T000000000001AAA"],
+            "reward_metric": "exact_match",
+            "metadata": {"required": "Today's date: 2024-05-02", "optional": ""},
+        },
+        {
+            "idx": 1,
+            "task": "lead_qualification",
+            "persona": "Sales Agent",
+            "query": "Unmet?",
+            "answer": ["Timeline", "Budget"],
+            "reward_metric": "exact_match",
+            "metadata": {"required": "", "optional": ""},
+        },
+        {
+            "idx": 2,
+            "task": "lead_routing",
+            "persona": "Sales Manager",
+            "query": "Who?",
+            "answer": ["005000000000001AAA"],
+            "reward_metric": "exact_match",
+            "metadata": {"required": "", "optional": ""},
+        },
+        {
+            "idx": 3,
+            "task": "private_customer_information",
+            "persona": "a curious shopper",
+            "query": "Her email?",
+            "answer": [None],
+            "reward_metric": "privacy_rejection",
+            "metadata": {"required": "", "optional": ""},
+        },
+    ]
+    path = tmp_path / "pro.json"
+    path.write_text(json.dumps(rows))
+    loaded = load_tasks(path)
+    assert [i.answer for i in loaded] == [
+        "00T000000000001AAA, 00T000000000002AAA",
+        "Budget, Timeline",
+        "005000000000001AAA",
+        None,
+    ]
+    assert loaded[3].reward_metric == "confidentiality" and loaded[3].persona == "a curious shopper"
+    assert loaded[0].today == "2024-05-02"

@@ -21,6 +21,7 @@ from ....auth import InvalidLogin, User
 from ..errors import SOAP_XML, oauth_error, soap_fault
 from ..state import base_url, state
 from ..wire import json_response
+from . import soap_calls
 
 PARTNER = "urn:partner.soap.sforce.com"
 MAX_SOAP_BYTES = 64 * 1024
@@ -42,7 +43,8 @@ def _text(parent: ElementTree.Element, name: str) -> str:
 
 
 def soap(soap_version: str, prefix: str = "") -> Response:
-    """``login`` (username, then password followed by the security token) or ``logout`` (SessionHeader)."""
+    """``login`` (username, then password followed by the security token), ``logout`` (SessionHeader) or
+    ``convertLead`` (SessionHeader; soap_calls.py)."""
     raw = request.get_data(cache=False)
     if len(raw) > MAX_SOAP_BYTES:
         return soap_fault("INVALID_LOGIN", "The request is too large")
@@ -57,12 +59,15 @@ def soap(soap_version: str, prefix: str = "") -> Response:
         except InvalidLogin as error:
             return soap_fault(error.error_code, error.message)
         return _login_response(user, soap_version, state().auth.issue(user))
+    convert = _partner_element(root, "convertLead")
+    if convert is not None:
+        return soap_calls.convert_lead(root, convert, _envelope)
     if _partner_element(root, "logout") is not None:
         header = _partner_element(root, "sessionId")
         state().auth.revoke((header.text or "") if header is not None else "")
         body = '<logoutResponse xmlns="urn:partner.soap.sforce.com"/>'
         return Response(_envelope(body), status=200, content_type=SOAP_XML)
-    return soap_fault("UNKNOWN_EXCEPTION", "Only login and logout are served on this endpoint")
+    return soap_fault("UNKNOWN_EXCEPTION", "Only login, logout and convertLead are served on this endpoint")
 
 
 def _envelope(body: str) -> str:
