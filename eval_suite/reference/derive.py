@@ -13,6 +13,7 @@ from fractions import Fraction
 from typing import Any
 
 from eval_suite.tools.soql import ToolError, api_moment, quote
+from fixtures.generate import cpq_rules
 from fixtures.generate.sales_insights import call_topics
 from fixtures.tasks.grants import granted
 from fixtures.tasks.sales import bant
@@ -253,6 +254,26 @@ def top_subtopics(transcripts: list[dict[str, Any]], k: int) -> str | None:
     return join_subtopics(order[:k])
 
 
+# ---- fixtures/tasks/sales/cpq.py (invalid_config, quote_approval)
+
+
+def cpq_review(
+    quote: dict[str, Any], lines: list[dict[str, Any]], articles: list[dict[str, Any]], category: str
+) -> str | None:
+    """The CPQ check: the one rule article (of ``category``, config or approval) whose rules in force the quote's
+    lines break, or None."""
+    rules = {
+        article["Id"]: cpq_rules.parse_article(
+            article.get("Title") or "", html.unescape(article.get("FAQ_Answer__c") or "")
+        )
+        for article in articles
+    }
+    broken = cpq_rules.broken_articles(rules, cpq_rules.quote_view(quote, lines), category)
+    if len(broken) > 1:
+        raise ToolError(f"the quote breaks several articles: {broken}")
+    return broken[0] if broken else None
+
+
 OPERATIONS: dict[str, Callable[..., Any]] = {
     operation.__name__: operation
     for operation in (
@@ -270,6 +291,7 @@ OPERATIONS: dict[str, Callable[..., Any]] = {
         day_spans,
         figures_by,
         top_subtopics,
+        cpq_review,
     )
 }
 
