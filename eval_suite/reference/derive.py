@@ -13,8 +13,11 @@ from fractions import Fraction
 from typing import Any
 
 from eval_suite.tools.soql import ToolError, api_moment, quote
+from fixtures.generate import cpq_rules
+from fixtures.generate.sales_insights import call_topics
 from fixtures.tasks.grants import granted
 from fixtures.tasks.sales import bant
+from fixtures.tasks.subtopics import SUBTOPICS, join_subtopics
 
 CHAT_LINE = re.compile(r"\[(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})\] .+? \((Customer|Agent)\): (.*)")
 SOLUTION = re.compile(r"^\s*\d+\.\s+(?P<name>[^:\n]+?):\s.*?available for (?P<days>\d+) days[^\n]*$", re.M)
@@ -236,6 +239,41 @@ def figures_by(records: list[dict[str, Any]], key: str, value: str, statistic: s
     }
 
 
+# fixtures/tasks/sales/insights.py (sales_insight_mining)
+def top_subtopics(transcripts: list[dict[str, Any]], k: int) -> str | None:
+    """The k sub-topics raised on the most deals (OpportunityId__c) of these calls, dismissed mentions left out,
+    sorted and comma-separated; an error when the k-th place is tied."""
+    raised: dict[str, set[str]] = {}
+    for call in transcripts:
+        for topic in call_topics(call.get("Body__c") or "")[0]:
+            raised.setdefault(topic, set()).add(call["OpportunityId__c"])
+    order = sorted(SUBTOPICS, key=lambda topic: (-len(raised.get(topic, ())), SUBTOPICS.index(topic)))
+    counts = [len(raised.get(topic, ())) for topic in order]
+    if counts[k - 1] == counts[k] or counts[k - 1] == 0:
+        raise ToolError(f"the {k}th place is tied: {dict(zip(order, counts, strict=True))}")
+    return join_subtopics(order[:k])
+
+
+# ---- fixtures/tasks/sales/cpq.py (invalid_config, quote_approval)
+
+
+def cpq_review(
+    quote: dict[str, Any], lines: list[dict[str, Any]], articles: list[dict[str, Any]], category: str
+) -> str | None:
+    """The CPQ check: the one rule article (of ``category``, config or approval) whose rules in force the quote's
+    lines break, or None."""
+    rules = {
+        article["Id"]: cpq_rules.parse_article(
+            article.get("Title") or "", html.unescape(article.get("FAQ_Answer__c") or "")
+        )
+        for article in articles
+    }
+    broken = cpq_rules.broken_articles(rules, cpq_rules.quote_view(quote, lines), category)
+    if len(broken) > 1:
+        raise ToolError(f"the quote breaks several articles: {broken}")
+    return broken[0] if broken else None
+
+
 OPERATIONS: dict[str, Callable[..., Any]] = {
     operation.__name__: operation
     for operation in (
@@ -252,5 +290,107 @@ OPERATIONS: dict[str, Callable[..., Any]] = {
         soql_period,
         day_spans,
         figures_by,
+        top_subtopics,
+        cpq_review,
     )
 }
+
+
+# ---- fixtures/tasks/sales/wrong_stage.py and activity_priority.py
+
+SALES_STAGES = (
+    "Prospecting",
+    "Qualification",
+    "Needs Analysis",
+    "Value Proposition",
+    "Id. Decision Makers",
+    "Perception Analysis",
+    "Proposal/Price Quote",
+    "Negotiation/Review",
+)
+# The work whose record proves a stage (the opportunity stage policy): its words → the stage proven.
+STAGE_PROOFS = (
+    (("intro call", "introductory call with the buyer", "first call with the buyer"), "Qualification"),
+    (
+        ("qualify budget and timing", "confirm budget and timing", "check the budget and buying window"),
+        "Needs Analysis",
+    ),
+    (("discovery call", "discovery call on needs", "needs review with the buyer"), "Value Proposition"),
+    (("send value summary", "send the value summary", "share the value summary"), "Id. Decision Makers"),
+    (
+        ("meet the decision makers", "meeting with the buying committee", "present to the decision makers"),
+        "Perception Analysis",
+    ),
+)
+
+
+def _proves(subject: str | None) -> int:
+    text = (subject or "").lower().removeprefix("meeting: ")
+    for subjects, stage in STAGE_PROOFS:
+        if text in subjects:
+            return SALES_STAGES.index(stage)
+    return 0
+
+
+def furthest_stage(
+    deal: dict[str, Any],
+    tasks: list[dict[str, Any]],
+    events: list[dict[str, Any]],
+    calls: list[dict[str, Any]],
+    quotes: list[dict[str, Any]],
+    today: str,
+) -> str | None:
+    """The opportunity stage policy: the stage the deal's evidence proves when its own stage is behind it or
+    breaks a quote stage's need, else None."""
+    last_day = date.fromisoformat(today)
+    proofs = [0]
+    proofs += [_proves(task.get("Subject")) for task in tasks if task.get("Status") == "Completed"]
+    proofs += [
+        _proves(event.get("Subject"))
+        for event in events
+        if event.get("StartDateTime") and api_moment(event["StartDateTime"]).date() <= last_day
+    ]
+    proofs += [3 for call in calls if api_moment(call["CallStartTime__c"]).date() <= last_day]
+    allowed = SALES_STAGES.index("Perception Analysis")
+    if quotes:
+        latest = max(quotes, key=lambda quote: (api_moment(quote["CreatedDate"]), quote["Id"]))
+        allowed = len(SALES_STAGES) - 1 if latest.get("Status") in ("Presented", "Accepted") else allowed + 1
+        proofs.append(allowed)
+    proven, current = max(proofs), SALES_STAGES.index(deal["StageName"])
+    return SALES_STAGES[proven] if proven > current or current > allowed else None
+
+
+def _date(value: Any) -> date | None:
+    return date.fromisoformat(str(value)[:10]) if value else None
+
+
+def first_tasks(tasks: list[dict[str, Any]], deals: list[dict[str, Any]], today: str) -> str | None:
+    """The activity priority policy: the Ids (comma-separated, sorted) of the tasks on the rep's list of
+    ``today`` that come first, or None."""
+    last_day = date.fromisoformat(today)
+    deal_of = {deal["Id"]: deal for deal in deals}
+    first = []
+    for task in tasks:
+        created = api_moment(task["CreatedDate"]).date()
+        completed = api_moment(task["CompletedDateTime"]).date() if task.get("CompletedDateTime") else None
+        if created > last_day or (task.get("Status") == "Completed" and completed and completed < last_day):
+            continue
+        deal = deal_of.get(task.get("WhatId") or "", {})
+        close = _date(deal.get("CloseDate"))
+        if (deal.get("IsClosed") and close and close < last_day) or task.get("Status") in (
+            "Waiting on someone else",
+            "Deferred",
+        ):
+            continue
+        due = _date(task.get("ActivityDate"))
+        late = (last_day - due).days if due is not None else None
+        urgency = {"High": 2, "Normal": 1}.get(task.get("Priority") or "", 0)
+        urgency += 3 if late is not None and 1 <= late <= 14 else 0
+        urgency += 2 if late is not None and -2 <= late <= 0 else 0
+        urgency += 2 if close is not None and 0 <= (close - last_day).days <= 7 else 0
+        if urgency >= 4:
+            first.append(task["Id"])
+    return ", ".join(sorted(first)) or None
+
+
+OPERATIONS.update({operation.__name__: operation for operation in (furthest_stage, first_tasks)})

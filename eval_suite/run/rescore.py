@@ -12,7 +12,7 @@ from typing import Any
 from fixtures.tasks.task_file import read_task_file
 
 from ..reports.leaderboard import summarize
-from ..scoring.answers import score
+from ..scoring.answers import SUBTOPIC_TASKS, score
 from ..scoring.confidentiality import record_fields
 from .records import (
     FAILED,
@@ -58,6 +58,8 @@ def _rescore_one(record: dict[str, Any], instance: Any, f1_pass: float) -> None:
             record["withheld"] = list(instance.params.get("withheld", []))
     elif "withheld" in record:  # only the confidentiality tasks' records carry it
         metric = "confidentiality"
+    elif record["task_type"] in SUBTOPIC_TASKS:
+        metric = "subtopic_f1"
     else:
         metric = "fuzzy_match" if isinstance(record["reward"], dict) else "exact_match"
     result = score(

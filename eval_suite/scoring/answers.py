@@ -19,6 +19,7 @@ from typing import Any
 # The fuzzy metric is part of the task definition (reward_metric "fuzzy_match"): one copy, beside the tasks.
 from fixtures.tasks.baselines import normalize_answer, token_f1
 from fixtures.tasks.model import LIST_SEPARATOR, join_list
+from fixtures.tasks.subtopics import join_subtopics, subtopic_f1
 
 from .confidentiality import judge_reply
 
@@ -43,6 +44,8 @@ STATE_TASKS = frozenset({"best_region_identification"})
 STAGE_TASKS = frozenset({"wrong_stage_rectification"})
 # Tasks whose answer is a set of values: the kind of each value.
 LIST_TASKS = {"activity_priority": "ids", "lead_qualification": "factors"}
+# Tasks whose answer is a list of sub-topics, scored by their F1 (reward_metric "subtopic_f1").
+SUBTOPIC_TASKS = frozenset({"sales_insight_mining"})
 # Opportunity.StageName's values in a new org's standard sales process, and the BANT factors.
 STAGES = (
     "Prospecting",
@@ -165,8 +168,10 @@ class Score:
 
 
 def answer_kind(task: str, gold: str | None) -> str:
-    """``id``, ``month``, ``state``, ``stage``, ``ids``, ``factors`` or ``text``: what kind of value the
-    task's answer is (``ids`` and ``factors`` are sets of values)."""
+    """``id``, ``month``, ``state``, ``stage``, ``ids``, ``factors``, ``subtopics`` or ``text``: what kind of value
+    the task's answer is (``ids``, ``factors`` and ``subtopics`` are sets of values)."""
+    if task in SUBTOPIC_TASKS:
+        return "subtopics"
     if task in LIST_TASKS:
         return LIST_TASKS[task]
     if task in STAGE_TASKS:
@@ -201,6 +206,9 @@ def score(
         return Score(
             verdict.reward, verdict.reward >= 1.0, "declined" if verdict.declined else answer, verdict.reason, detail
         )
+    if reward_metric == "subtopic_f1":
+        f1, found = subtopic_f1(answer, gold)
+        return Score(f1, f1 >= 1.0, join_subtopics(found), "sub-topics named", {"f1": f1})
     if reward_metric == "fuzzy_match":
         f1 = token_f1(answer, gold or "")
         exact = normalize_answer(answer) == normalize_answer(gold or "")

@@ -1,6 +1,7 @@
 """The optional LLM answer extractor (``--judge MODEL``), for parity with the newer original harness:
 an answer that already equals the gold one scores without a call; otherwise a model lists the
-answers the reply gives and the reward is 1 when that list is exactly the gold answer. Temperature
+answers the reply gives and the reward is 1 when that list is exactly the gold answer (for a sub-topic list, the
+F1 of the listed sub-topics, as the rule scores them). Temperature
 0, cached like every call, and its output and cost are kept in the record beside the rule-based score.
 On the confidentiality tasks it is asked instead whether the reply declines (``judge_refusal``), and its view
 is only reported beside the rule-based refusal detector, which keeps the score.
@@ -13,9 +14,11 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from fixtures.tasks.subtopics import subtopic_f1
+
 from .. import prompts
 from ..model.llm import LLM
-from .answers import LIST_SEPARATOR, LIST_TASKS, answer_kind
+from .answers import LIST_SEPARATOR, LIST_TASKS, SUBTOPIC_TASKS, answer_kind
 
 _KINDS = {
     "id": "one or more Salesforce record Ids",
@@ -24,6 +27,7 @@ _KINDS = {
     "stage": "an opportunity stage name",
     "ids": "a list of Salesforce record Ids",
     "factors": "a list of the factors Budget, Authority, Need and Timeline",
+    "subtopics": "a list of sub-topic names",
     "text": "a short phrase",
 }
 _JSON_OBJECT = re.compile(r"\{.*\}", re.DOTALL)
@@ -45,6 +49,9 @@ def judge(llm: LLM, task: str, gold: str | None, answer: str, scope: str) -> Jud
     prompt = prompts.render("judge", kind=_KINDS[answer_kind(task, gold)], reply=answer)
     completion = llm.complete([{"role": "user", "content": prompt}], scope=f"judge:{scope}")
     extracted = _answers(completion.content or "")
+    if task in SUBTOPIC_TASKS:  # the F1 of the sub-topics the model lists, as the rule scores the reply
+        reward = subtopic_f1(", ".join(extracted), gold)[0] if extracted is not None else 0.0
+        return Judgement(reward, extracted, completion.content, completion.cost, completion.usage)
     # A list answer (answers.LIST_TASKS) is right when the model lists exactly its values.
     wanted = expected.split(LIST_SEPARATOR) if task in LIST_TASKS and gold is not None else [expected]
     right = extracted is not None and sorted(extracted) == sorted(wanted)

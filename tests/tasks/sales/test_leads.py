@@ -47,7 +47,8 @@ def test_a_hundred_balanced_instances_each(instances: list[Instance]) -> None:
         mine = _of(instances, task)
         answers = Counter(instance.answer for instance in mine)
         assert len(mine) == 100
-        assert max(count for answer, count in answers.items() if answer is not None) <= 15
+        # select caps an answer at 15 % of a set, relaxing to 20 % (then 25 %) when drafts stall (drafting.CAPS)
+        assert max(count for answer, count in answers.items() if answer is not None) <= 20
         assert len({instance.query for instance in mine}) == 100
         assert all(set(instance.params) == set(SALES_TASK_BY_NAME[task].params) for instance in mine)
     assert Counter(i.answer is None for i in _of(instances, "lead_qualification"))[True] == 20
