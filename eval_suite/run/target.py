@@ -33,7 +33,7 @@ from typing import Any
 import requests
 from simple_salesforce import Salesforce
 
-from fixtures.dump import sha256_of
+from fixtures.dump import DB_FILE, sha256_of
 
 from ..errors import InfraError
 from ..tools.toolbox import org_failure
@@ -227,6 +227,8 @@ def _private_mock(db: Path | None, timeout: float, ui_console: bool = True) -> I
     from mock_org.server.settings import Settings
 
     source = Path(db) if db is not None else default_org()
+    if source.is_dir():  # a dump's folder, as `crmarena serve --db DIR` takes it
+        source = source / DB_FILE
     if not source.is_file():
         raise TargetUnavailable(f"no org dump at {source}")
     digest = sha256_of(source)

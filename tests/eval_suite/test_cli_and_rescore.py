@@ -68,6 +68,17 @@ def test_mistakes_are_one_line_errors(
     assert code == 2 and message in error and len(error.strip().splitlines()) == 1
 
 
+def test_db_takes_a_dumps_folder_as_serve_does(base_config: RunConfig, tmp_path: Path) -> None:
+    """``--db DIR`` names the dump's folder (its crmarena.db inside), as ``crmarena serve --db DIR`` does."""
+    folder = tmp_path / "dump"
+    folder.mkdir()
+    (folder / "crmarena.db").write_bytes(Path(base_config.db).read_bytes())
+    args = ["eval", "--agent", "null", "--tasks-file", str(base_config.tasks_file), "--limit", "1"]
+    assert main([*args, "--db", str(folder), "--out", str(tmp_path / "out"), "--no-progress"]) == 0
+    records = read_records(tmp_path / "out" / RECORDS_FILE)
+    assert records and all(record["status"] in ("passed", "failed") for record in records)  # scored, no org error
+
+
 def test_a_real_org_needs_credentials() -> None:
     with (
         pytest.raises(TargetUnavailable, match="SALESFORCE_USERNAME"),
