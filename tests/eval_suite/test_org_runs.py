@@ -1,7 +1,7 @@
 """`crmarena eval --org TYPE`: the org of that type is built once into the cache (a second run waits for a
 build in progress instead of building again) and its task set is run; the agent's prompt shows that org's
 schema (the service org's unchanged); run.json and the reports name the org type; mistakes are one line and
-an exit code. The org is a small one (scale 0.2, 3 instances per task type) so the build takes seconds."""
+an exit code. The org is a small one (scale 0.25, 3 instances per task type) so the build takes seconds."""
 
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ from mock_org.user_errors import BAD_FILE, USAGE
 
 from .scripted import Reply, ScriptedLLM, turns
 
-SMALL = ["--org-seed", "42", "--org-scale", "0.2", "--org-per-task", "3"]
+SMALL = ["--org-seed", "42", "--org-scale", "0.25", "--org-per-task", "3"]
 # The service org's schema as its agents read it, before sales orgs existed: it must not change.
 SERVICE_SCHEMA_SHA256 = "741130a6a20ed54214e31db81d4d5118a0467d358433ba5531fe2d935df9f975"
 
