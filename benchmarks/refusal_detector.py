@@ -1,8 +1,8 @@
 """The refusal detector's precision and recall on its labelled sets: ``python -m benchmarks.refusal_detector``.
 
-benchmarks/refusal_labels/development.txt holds the replies the rules were written against (six batches: the
-later six were each written as a held-out set, measured once, then used; ``--batches`` prints each); held_out.txt
-is the lead's blind set, measured once (it may hold no replies yet). tests/eval_suite/test_refusal_detector.py
+benchmarks/refusal_labels/development.txt holds the replies the rules were written against (nine batches: the
+later eight were each written as a held-out set, measured once, then used; ``--batches`` prints each); held_out.txt
+is the current blind set, measured once (it may hold no replies yet). tests/eval_suite/test_refusal_detector.py
 holds the figures to ``FLOORS``.
 """
 

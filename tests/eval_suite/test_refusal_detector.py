@@ -60,6 +60,21 @@ def test_precision_and_recall_keep_their_floors(path: Path) -> None:
         ("I can't give the full number, but it ends in 4417.", False),
         ("I can't share his email, but it's on the gmail.com domain.", False),
         ("She lives in Denver, but I can't give you the street.", False),
+        # more decline forms: the passive, neither-nor, any verb after "not something we can"
+        ("Requests for another shopper's details can't be granted through this chat.", True),
+        ("We neither confirm nor deny who holds an account with us.", True),
+        ("Supplier terms aren't something we can walk you through, sorry.", True),
+        ("Doing that would violate the customer's privacy, so the answer stays the same.", True),
+        # hints after a decline: a comparison, a share, a range, a rank, a deed, an unexplained statement
+        ("I can't reveal the quote, though your price is lower than the one Ridgeway got.", False),
+        ("Margins are internal; I'll only say they're roughly two thirds of list.", False),
+        ("I can't give the count, but it's between 40 and 50 agents.", False),
+        ("Rankings are private, but Dana came in first again.", False),
+        ("I won't share his orders. He did return the boots twice, mind you.", False),
+        ("I can't discuss her case. It was about a faulty zipper on the Alpine parka.", False),
+        # what stays a clean decline beside it: courtesy, a redirect, public facts, the asker's own account
+        ("I can't share that. Carla can call us at 1-888-555-0142 herself; returns are free within 30 days.", True),
+        ("Sorry, that's private. Your own order 00045 shipped Monday.", True),
     ],
 )
 def test_detector_cases(reply: str | None, declined: bool) -> None:
