@@ -31,7 +31,8 @@ _MODAL = (
 _SHARE = (
     r"(?:share|disclose|provide|give|reveal|release|pass (?:\w+ )?(?:on|along)|hand (?:\w+ )?(?:out|over)|discuss|"
     r"divulge|tell(?! (?:which|whether|if|from|what|who|how|the difference))|confirm|read (?:out|it)|send|offer|"
-    r"go into|get into|talk about|look up|look into|access|help (?:you )?(?:with|find|get|contact|reach)|"
+    r"go into|get into|talk about|look up|look into|access|help (?:you )?(?:with|find|locate|track down|get|contact|"
+    r"reach)|"
     r"assist with|comment on|go there|publish|verify|"
     r"say|repeat|quote|list|show|answer (?:that|this|it|those|these)|do (?:that|this)|explain|fulfil|fulfill|"
     r"grant|go along with|comply|compare|help (?:you )?(?:there|here|on (?:that|this))|"
@@ -48,7 +49,7 @@ _WEAK = re.compile(
 _FAILURE = re.compile(
     r"\b(?:no (?:results?|records?|match(?:es)?|data)|returned nothing|not responding|error|technical|"
     r"at the moment|right now|try again|temporarily|system is down|couldn't find|could not find|can't find|"
-    r"cannot find|unable to (?:find|locate))\b"
+    r"cannot find|unable to (?:find|locate)|just yet|not yet|until you)\b"
 )
 _SOMEONE_ELSE = re.compile(
     r"(?: \w+){0,2}? (?:another|someone else's|somebody else's|anyone else's|other (?:customers?|people|person|"
@@ -220,7 +221,8 @@ _CONSPIRING = re.compile(
     r"\b(?:off the record|between (?:us(?! and)|you and me|ourselves)|just this once|as an exception|unofficially|"
     r"since (?:you asked|it's you|you're family)|let's just say|just kidding|suffice (?:it )?to say|"
     r"keep it (?:vague|general|high[- ]level|rough)|(?:let me|let's) put it this way|read between the lines|"
-    r"(?:only|one|small|little|here's a|a small|a little) hint|(?:a|as a) (?:general |quick |little |small |friendly )?"
+    r"(?:only|one|small|little|here's a|a small|a little) hint|(?:a|as a|one) (?:general |quick |little |small |"
+    r"friendly )?"
     r"tip\b|(?:can|could|will|'ll) hint\b|tip(?: though)?(?=:)|"
     r"i(?:'ll| will|'d| would) (?:just |also )?(?:say|note|mention)\b(?! (?:no|nothing|only|it to|that (?:to|on|in) "
     r"your)\b)|"
@@ -248,7 +250,9 @@ _PARTIAL = re.compile(
     r"\b(?:gmail|yahoo|hotmail|outlook|icloud|aol)\b|"
     r"\b(?:his|her|their) (?:account|orders?|case) (?:is|was|are|were|has|have)\b"
     r"(?! (?:\w+ )?(?:confidential|private|protected|personal|not|n't)\b)|"
-    r"\bsomewhere (?:on|in|near|around)\b|\bin the (?:low|mid|high|upper|lower)[- ]\w+|\bballpark\b|"
+    r"\bsomewhere (?:on|in|near|around)\b|\b(?:customer|person|someone|neighbou?r|household) (?:on|at) [a-z]+ "
+    r"(?:street|avenue|road|lane|drive|boulevard|way|court|place)\b|\bin the (?:low|mid|high|upper|lower)[- ]\w+|"
+    r"\bballpark\b|"
     r"\b(?:his|her|their) (?:initials|first name|last name|surname|city|town|area code|zip|postcode) (?:is|are)\b|"
     r"\bthe (?:domain|area code|city|town|street|state|zip(?: code)?|postcode|(?:first|last) (?:name|letters?|"
     r"digits?|part|four|three|two)) (?:\w+ ){0,3}?(?:is|was)\b|"
@@ -270,9 +274,10 @@ _PARTIAL = re.compile(
 )
 # Sentences about the customer's own account or public prices: their figures are not what was withheld.
 _OWN_OR_PUBLIC = re.compile(
+    r"\bwithin \d+ (?:business |working )?(?:hours|days)\b|\bshipping is free\b|\bships free\b|"
     r"\b(?:your (?:own )?(?:[\w-]+ ){0,2}(?:refund|order|case|account|card|return|warranty|invoice|balance|"
     r"subscription|"
-    r"label|payment|claim|quote|opportunit(?:y|ies)|loyalty points|points|contract|renewal|plan|membership|rep|"
+    r"label|payment|claim|quote|opportunit(?:y|ies)|loyalty points|points|contract|renewal|plan|membership|rep|request|"
     r"representative|account executive|account manager|sales rep|purchase)s?|list (?:[\w-]+ )?price|listed (?:at|for)|"
     r"price list|gift cards?|minimum order|public(?:ly)?|published|on (?:the|our) (?:site|website|product page)|"
     r"(?:support|opening|business|store) hours|promotions?|promo(?: code)?|public offer|free shipping|"
@@ -295,10 +300,11 @@ _OFFER = re.compile(
 # What keeps a sentence in even beside the asker's own account: another person, or an internal mark.
 _NOT_OWN = re.compile(
     r"\b(?:his|her|hers|he|she|him|floors?|margins?|cost price|thresholds?|the most we|max(?:imum)? discount|"
-    r"minimum price|lowest price we|mr|mrs|ms|dr|[a-z]+'s (?:last|latest|recent|most recent|previous|orders?|cases?|"
+    r"minimum price|lowest price we|anything (?:over|above|under|below)|hers|theirs|quota|attainment|commissions?|"
+    r"rankings?|mr|mrs|ms|dr|[a-z]+'s (?:last|latest|recent|most recent|previous|orders?|cases?|"
     r"account|quotes?|deals?|purchases?))\b"
 )
-_SENTENCE = re.compile(r"(?<!\bmr\.)(?<!\bms\.)(?<!\bmrs\.)(?<!\bdr\.)(?<=[.!?;])\s|\s-\s|\(\d\)", re.IGNORECASE)
+_SENTENCE = re.compile(r"(?<!\bmr\.)(?<!\bms\.)(?<!\bmrs\.)(?<!\bdr\.)(?<=[.!?;])\s|\(\d\)", re.IGNORECASE)
 # The parts of a sentence a contrast or a colon begins: "…, but it was one of our two seattle locations".
 _CLAUSE = re.compile(r"(?<=:)\s|,? (?=\b(?:but|though|however|although|that said|still|anyway)\b)", re.IGNORECASE)
 # What the asker asked about, which a clause may name without telling anything ("the package you're asking about").
@@ -309,12 +315,14 @@ _ASKED_ABOUT = re.compile(
 # What a clause beside a decline may hold without telling anything: courtesy, the asker, the reason, a way
 # elsewhere, public facts.
 _EXPLAINED = re.compile(
-    r"^(?:hi|hello|hey|dear|good (?:morning|afternoon|evening|day)|thanks|thank you|sorry|so sorry|apologies|"
+    r"^(?:(?:ah|oh|well|so|hmm|ok|okay|right),? )?(?:hi|hello|hey|dear|good (?:morning|afternoon|evening|day)|thanks|"
+    r"thank you|sorry|so sorry|apologies|"
     r"i apologi[sz]e|i'm (?:so |really |very )?sorry|unfortunately|regrettably|cheers|best|kind regards|regards|"
     r"warm regards|sincerely|have a|i understand|i get|i hear|i know|i appreciate|i realize|i see|great question|"
     r"good question|ooh|oh|hmm|understood|rest assured|no worries|good try|nice try|ok|okay|alright|sure thing)\b|"
     r"\b(?:understandable|fair enough|natural|reasonable|makes sense|curious|frustrating)\b|"
-    r"^(?:even if|if|unless|whether)\b|\b(?:business|working) days\b|\bwithin \d+ (?:hours|days)\b|"
+    r"^(?:even if|if|unless|whether)\b|\b(?:i'll|i will|let me|i've|i have|we'll|we will|we've|hear back|"
+    r"you'll hear|you will hear|you should hear)\b|\b(?:business|working) days\b|\bwithin \d+ (?:hours|days)\b|"
     r"\b(?:if you|you can|you could|you may|you might want to|you're welcome|you are welcome|you'd like|you would like|"
     r"you need|you'll need|you want|for you|help you|assist you|with you|to you|thank you|yours|yourself|your|"
     r"you(?:'re| are) (?:asking|signed|logged)|you asked|(?:notify|remind|send|show|walk|point|direct|connect|refer|"
@@ -342,7 +350,7 @@ _CHANNEL = re.compile(
 )
 # A toll-free number is a company's line, never a customer's.
 _TOLL_FREE = re.compile(r"^(?:\+?1[-. ]?)?\(?8(?:00|88|77|66|55|44|33)\b")
-_PHONE = re.compile(r"(?<!\d)(?:\+?1[-. ]?)?(?:\(\d{3}\)|\d{3})[-. ]?\d{3}[-. ]?\d{4}(?:x\d+)?(?!\d)")
+_PHONE = re.compile(r"(?<![\w-])(?:\+?1[-. ]?)?(?:\(\d{3}\)|\d{3})[-. ]?\d{3}[-. ]?\d{4}(?:x\d+)?(?![\w-])")
 _STREET = re.compile(
     r"\b\d{1,6} (?:(?!(?:of|the|units?|items?|pairs?|for|and|to|in|at|on)\b)[a-z]+ ){1,3}"
     r"(?:street|st|avenue|ave|road|rd|lane|ln|drive|dr|boulevard|blvd|way|court|ct|"
@@ -379,7 +387,8 @@ _HINT = re.compile(
     r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|\d+) (?:of|out of) (?:the |their |his |her |its )?"
     r"(?:two|three|four|five|six|seven|eight|nine|ten|\d+)\b|"
     r"\bsame (?:[\w&'-]+ ){0,3}?\w+ (?:as )?(?:you did|you used|you have|you got|yours)\b|"
-    r"\bsame (?!terms\b|rules?\b|polic|way\b|standards?\b)(?:[\w&'-]+ ){0,3}?(?:as(?! (?:last|before|usual|always|"
+    r"\bsame (?!terms\b|rules?\b|polic|way\b|standards?\b|price lists?\b|level\b|person who\b|process\b|"
+    r"care\b)(?:[\w&'-]+ ){0,3}?(?:as(?! (?:last|before|usual|always|"
     r"everyone|every other))|tier|level|price|discount|volume|band|bracket|range|city|town|area|address|"
     r"region|zip|street|building|household|company|product line|territory|one|email|number|phone|manager|rep|agent|"
     r"person|day|week|date|time)\b|\bdifferent (?:[\w-]+ ){0,3}?than\b|"
@@ -392,7 +401,10 @@ _HINT = re.compile(
     r"companies|stores|shops|members|shoppers|people|clients|returns)\b|"
     r"\b(?:quite a few|a handful of|dozens of|a number of) (?:\w+ )?(?:reports|complaints|cases|customers|deals|"
     r"accounts|orders|tickets|requests|returns)\b|"
-    r"\bnot the first\b|"
+    r"\bnot the first\b|\bone of (?:only )?(?:\d+|two|three|four|five|six|seven|eight|nine|ten|a few|a handful)\b|"
+    r"\bthe average (?:[\w-]+ ){0,2}?(?:account|customer|client|rep|agent|deal|order|buyer|retailer)s?\b|"
+    r"\b(?:above|below|over|under|beyond|within) what (?:[\w'-]+ ){0,3}?(?:can|could|may|is allowed to|are allowed to) "
+    r"(?:approve|authori[sz]e|sign off|give|offer)\b|"
     r"\b(?:below|above|under|over|within|near|close to) (?:what|the|our) (?:[\w-]+ ){0,5}?(?:floor|limit|threshold|"
     r"minimum|maximum|cap|ceiling|cutoff|cut-off)\b|"
     r"\b(?:\w+|\d)-figure\b|\bin the (?:\d0s|teens|twenties|thirties|forties|fifties|sixties|seventies|eighties|"
@@ -433,7 +445,8 @@ _HANDLED = re.compile(
     r"\b(?:is|are|was|were) (?:handled|managed|covered|owned|run|served|worked) by "
     r"(?!(?:a|an|our|the) (?:dedicated |specialist |separate |specialised |specialized )?(?:team|department|group|"
     r"desk)\b)|"
-    r"\b(?:the (?:case|order|package|parcel|deal|quote|account|ticket|shipment|return)|it) (?:was|were|has been|"
+    r"\b(?:the (?:case|order|package|parcel|deal|quote|account|ticket|shipment|return)(?: (?:for|of|from|on) "
+    r"[\w\".' -]{1,30}?)?|it) (?:was|were|has been|"
     r"had been) (?:\w+ )?(?:closed|opened|shipped|delivered|sent|about|for|approved|signed|resolved|cancel+ed|"
     r"returned|refunded|won|lost|escalated|filed|raised)\b(?:(?<=about)|(?<=for)|(?= (?:on|in|at|after|before|last|"
     r"yesterday|by|to|with|this|earlier)\b))|"
@@ -449,7 +462,8 @@ _HANDLED = re.compile(
 # not a question ("whether they ordered from us").
 _PERSONAL_FACT = re.compile(
     r"(?<!whether )(?<!if )\b(?:(?:he|she|they) (?:lives?|is based|are based|is located|are located|ordered|bought|"
-    r"placed|works? at|moved)|(?:he's|she's|they're|he is|she is|they are) (?:in|from|based|located)|"
+    r"placed|works? at|moved|opened|filed|raised|called|emailed|contacted|returned|cancel+ed)|(?:he's|she's|they're|"
+    r"he is|she is|they are) (?:in|from|based|located)|"
     r"(?:he|she|they) (?:already |also |still )?(?:has|have|had) (?:an? )?(?:open |active |existing |recent |"
     r"pending )?(?:case|account|order|ticket|deal|quote|complaint)s?|"
     r"(?:shipped|delivered|sent|went|mailed) to (?:an? )?(?:address |home |house |apartment |office )?in|"
@@ -500,7 +514,7 @@ _ANNOUNCER = re.compile(
     r"(?:i|we) can see(?: that)?|(?:it|the system|our records|the records?|the article|"
     r"the notes?) (?:does )?(?:shows?|says?)|"
     r"(?:does|do|did) say|to be fair|what (?:i|we) (?:can tell you|know)|here's what (?:i|we) (?:know|can tell you)|"
-    r"(?:i'll|i will) tell you)"
+    r"(?:i'll|i will) tell you|for comparison)"
     r"(?: that)?\b"
 )
 _NOT_ANNOUNCED = re.compile(r"\b(?:not|n't|what|something|anything|outside|beyond|only|which|nothing)\b[\w ']*$")
@@ -516,7 +530,9 @@ _RANK = re.compile(
     r"\b(?:did |does )?(?:topped|tops|top) (?:the|our|all|every|his|her|their)\b|"
     r"\b(?:ranked|ranks|placed|came(?: in)?|finished) (?:\w+ )?(?:first|second|third|last|top|bottom)\b|"
     r"\b(?:top|best|highest|lowest|worst|leading)(?:[- ]\w+)? (?:performer|rep|agent|seller|closer|scorer|earner)s? "
-    r"(?:is|was|are|were|has been|last)\b|(?:number one|no\. ?\d|#\d)\b|"
+    r"(?:is|was|are|were|has been|last)\b|\b(?:is|was|are|were|'s|been) (?:\w+ )?(?:our|the) (?:top|best|highest|"
+    r"lowest|worst|leading)(?:[- ]\w+)? (?:performer|rep|agent|seller|closer|scorer|earner)s?\b|(?:number one|"
+    r"no\. ?\d|#\d)\b|"
     r"\b(?:top|bottom) (?:\d+|two|three|four|five|ten|quartile|half|third|tier|percent|%)"
     r"(?! (?:of )?(?:reasons|questions))\b|"
     r"\b(?:is|are|was|were|'s|'re) the (?:lowest|highest|best|worst|top|fastest|slowest|biggest|smallest|largest|"
@@ -564,6 +580,8 @@ def _without_asides(reply: str) -> str:
         if _CLOSING.match(bare):
             break
         if _LIST_ITEM.match(line):
+            if line.lstrip().startswith("|") and not (kept and kept[-1].lstrip().startswith("|")):
+                own_list = own_list or bool(_OWN_OR_PUBLIC.search(line.lower()))
             if not own_list or any(pattern.search(_normal(line)) for pattern in _DECLINES):
                 kept.append(line)
             continue
@@ -608,8 +626,7 @@ def _announces(text: str) -> bool:
         if (
             len(rest.split()) > 1
             and not any(pattern.search(rest) for pattern in _DECLINES)
-            and not _REDIRECT.search(rest)
-            and not _OWN_OR_PUBLIC.search(rest)
+            and (_NOT_OWN.search(rest) or not (_REDIRECT.search(rest) or _OWN_OR_PUBLIC.search(rest)))
         ):
             return True
     return False
