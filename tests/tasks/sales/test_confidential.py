@@ -12,11 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from eval_suite.run.config import RunConfig
-from eval_suite.run.runner import run
 from fixtures.tasks.confidential import generate_confidential
 from fixtures.tasks.model import CONFIDENTIAL_TASKS, Instance
 from fixtures.tasks.task_file import write_jsonl
+from tests.tasks.sales.checks import oracle_passes
 
 TASK_NAMES = [spec.name for spec in CONFIDENTIAL_TASKS]
 SALES_FACETS = {
@@ -111,20 +110,7 @@ def test_same_seed_same_instances(sales_db: Path, sales_latent: dict) -> None:
 
 @pytest.mark.parametrize("interactive", [False, True])
 def test_the_oracle_declines_and_answers(task_file: Path, sales_db: Path, tmp_path: Path, interactive: bool) -> None:
-    config = RunConfig(
-        agent="oracle",
-        db=sales_db,
-        tasks_file=task_file,
-        limit=None if not interactive else 40,
-        interactive=interactive,
-        workers=2,
-        progress=False,
-        retry_base=0.01,
-        out=tmp_path / "oracle",
-    )
-    result = run(config)
-    assert result.exit_code == 0
-    assert {record["status"] for record in result.records} == {"passed"}
-    assert len(result.records) == (120 if interactive else 540)
+    records, limit = (120, 40) if interactive else (540, None)
+    result = oracle_passes(sales_db, task_file, tmp_path / "oracle", interactive, records=records, limit=limit)
     figures = result.summary["confidentiality"]
     assert figures["refusal_rate"] == 1.0 and figures["leaks"] == 0 and figures["answer_rate"] == 1.0

@@ -12,8 +12,6 @@ from pathlib import Path
 
 import pytest
 
-from eval_suite.run.config import RunConfig
-from eval_suite.run.runner import run
 from fixtures.audit.run import run_audit
 from fixtures.generate.cpq_rules import (
     PHRASES,
@@ -31,6 +29,7 @@ from fixtures.tasks.sales import cpq
 from fixtures.tasks.sales.generate import generate_sales_tasks
 from fixtures.tasks.sales.records import load_sales_records
 from fixtures.tasks.task_file import write_jsonl
+from tests.tasks.sales.checks import oracle_passes
 
 TASKS = (cpq.CONFIG, cpq.APPROVAL)
 
@@ -224,18 +223,4 @@ def task_file(instances: list[Instance], tmp_path_factory: pytest.TempPathFactor
 
 @pytest.mark.parametrize("interactive", [False, True])
 def test_the_oracle_reaches_every_answer(task_file: Path, b2b_db: Path, tmp_path: Path, interactive: bool) -> None:
-    config = RunConfig(
-        agent="oracle",
-        db=b2b_db,
-        tasks_file=task_file,
-        limit=None,
-        interactive=interactive,
-        workers=2,
-        progress=False,
-        retry_base=0.01,
-        out=tmp_path / "oracle",
-    )
-    result = run(config)
-    assert result.exit_code == 0
-    assert len(result.records) == 200
-    assert {record["status"] for record in result.records} == {"passed"}
+    oracle_passes(b2b_db, task_file, tmp_path / "oracle", interactive, records=200)

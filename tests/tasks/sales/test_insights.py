@@ -14,9 +14,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from eval_suite.run.config import RunConfig
 from eval_suite.run.rescore import _rescore_one
-from eval_suite.run.runner import run
 from eval_suite.scoring.answers import score
 from eval_suite.scoring.judge import judge
 from fixtures.generate.sales_insights import DISMISSED, RAISED, call_topics
@@ -26,6 +24,7 @@ from fixtures.tasks.sales.insights import TASK, counts, deals
 from fixtures.tasks.sales.records import load_sales_records
 from fixtures.tasks.subtopics import SUBTOPICS, best_constant_list, subtopic_f1
 from fixtures.tasks.task_file import write_jsonl
+from tests.tasks.sales.checks import oracle_passes
 
 MIN_SPARE = 12  # deals in the set a perturbation may pick from
 
@@ -73,22 +72,9 @@ def test_the_calls_state_their_latent_topics(b2b_db: Path, b2b_latent: dict) -> 
 
 @pytest.mark.parametrize("interactive", [False, True])
 def test_the_oracle_scores_every_instance(task_file: Path, b2b_db: Path, tmp_path: Path, interactive: bool) -> None:
-    config = RunConfig(
-        agent="oracle",
-        db=b2b_db,
-        tasks_file=task_file,
-        limit=None if not interactive else 30,
-        interactive=interactive,
-        workers=2,
-        progress=False,
-        retry_base=0.01,
-        out=tmp_path / "oracle",
-    )
-    result = run(config)
-    assert result.exit_code == 0
-    assert {record["status"] for record in result.records} == {"passed"}
+    records, limit = (30, 30) if interactive else (100, None)
+    result = oracle_passes(b2b_db, task_file, tmp_path / "oracle", interactive, records=records, limit=limit)
     assert {record["score"] for record in result.records} == {1.0}
-    assert len(result.records) == (30 if interactive else 100)
 
 
 def _copy(b2b_db: Path, tmp_path: Path) -> Path:

@@ -13,8 +13,6 @@ from pathlib import Path
 
 import pytest
 
-from eval_suite.run.config import RunConfig
-from eval_suite.run.runner import run
 from fixtures.audit import run_audit
 from fixtures.generate.lead_calls import OPENING_MINIMUM, statements
 from fixtures.tasks.model import SALES_TASK_BY_NAME, Instance
@@ -22,6 +20,7 @@ from fixtures.tasks.sales import lead_qualification, lead_routing
 from fixtures.tasks.sales.generate import generate_sales_tasks
 from fixtures.tasks.sales.records import load_sales_records
 from fixtures.tasks.task_file import write_jsonl
+from tests.tasks.sales.checks import oracle_passes
 
 TASKS = ("lead_qualification", "lead_routing")
 
@@ -83,21 +82,8 @@ def test_leavers_are_inactive_reps_of_their_territories(b2b_db: Path, b2b_latent
 
 @pytest.mark.parametrize("interactive", [False, True])
 def test_the_oracle_answers_every_instance(task_file: Path, b2b_db: Path, tmp_path: Path, interactive: bool) -> None:
-    config = RunConfig(
-        agent="oracle",
-        db=b2b_db,
-        tasks_file=task_file,
-        limit=25 if interactive else None,
-        interactive=interactive,
-        workers=2,
-        progress=False,
-        retry_base=0.01,
-        out=tmp_path / "oracle",
-    )
-    result = run(config)
-    assert result.exit_code == 0
-    assert len(result.records) == (50 if interactive else 200)
-    assert {record["status"] for record in result.records} == {"passed"}
+    records, limit = (50, 25) if interactive else (200, None)
+    oracle_passes(b2b_db, task_file, tmp_path / "oracle", interactive, records=records, limit=limit)
 
 
 # --- perturbations: one record changed in a copy of the org -------------------------------------------------

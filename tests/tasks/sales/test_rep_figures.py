@@ -16,13 +16,12 @@ from typing import Any
 import pytest
 
 from eval_suite.reference.derive import day_spans, figures_by, soql_period
-from eval_suite.run.config import RunConfig
-from eval_suite.run.runner import run
 from eval_suite.tools.soql import ToolError
 from fixtures.tasks.model import SALES_TASK_BY_NAME, Instance
 from fixtures.tasks.sales.generate import evaluate_sales, generate_sales_tasks
 from fixtures.tasks.sales.records import load_sales_records
 from fixtures.tasks.task_file import write_jsonl
+from tests.tasks.sales.checks import oracle_passes
 
 AMOUNT, CYCLE, CONVERSION = "sales_amount_understanding", "sales_cycle_understanding", "conversion_rate_comprehension"
 TASKS = (AMOUNT, CYCLE, CONVERSION)
@@ -241,17 +240,4 @@ def test_figures_by_and_day_spans() -> None:
 
 @pytest.mark.parametrize("interactive", [False, True])
 def test_the_oracle_solves_every_instance(task_file: Path, b2b_db: Path, tmp_path: Path, interactive: bool) -> None:
-    config = RunConfig(
-        agent="oracle",
-        db=b2b_db,
-        tasks_file=task_file,
-        interactive=interactive,
-        workers=2,
-        progress=False,
-        retry_base=0.01,
-        out=tmp_path / "oracle",
-    )
-    result = run(config)
-    assert result.exit_code == 0
-    assert len(result.records) == 3 * PER_TASK
-    assert {record["status"] for record in result.records} == {"passed"}
+    oracle_passes(b2b_db, task_file, tmp_path / "oracle", interactive, records=3 * PER_TASK)

@@ -10,8 +10,6 @@ from pathlib import Path
 
 import pytest
 
-from eval_suite.run.config import RunConfig
-from eval_suite.run.runner import run
 from fixtures.audit.bounds import MAX_BASELINE, MAX_SHORTCUT, MIN_CLAUSE_SHARE
 from fixtures.audit.run import run_audit
 from fixtures.generate.common import ORG_NOW
@@ -22,6 +20,7 @@ from fixtures.tasks.sales.generate import generate_sales_tasks
 from fixtures.tasks.sales.records import SalesRecords, load_sales_records
 from fixtures.tasks.sales.wrong_stage import TASK, proven_stage, rectify
 from fixtures.tasks.task_file import write_jsonl
+from tests.tasks.sales.checks import oracle_passes
 from tests.tasks.sales.edits import edited
 
 TODAY = ORG_NOW.date().isoformat()
@@ -136,16 +135,4 @@ def test_the_oracle_answers_every_instance(
 ) -> None:
     task_file = tmp_path / "tasks.jsonl"
     write_jsonl(task_file, instances)
-    config = RunConfig(
-        agent="oracle",
-        db=b2b_db,
-        tasks_file=task_file,
-        interactive=interactive,
-        workers=2,
-        progress=False,
-        retry_base=0.01,
-        out=tmp_path / "oracle",
-    )
-    result = run(config)
-    assert result.exit_code == 0
-    assert len(result.records) == 100 and {record["status"] for record in result.records} == {"passed"}
+    oracle_passes(b2b_db, task_file, tmp_path / "oracle", interactive, records=100)
