@@ -234,7 +234,8 @@ _CONTRAST = re.compile(
 _CONSPIRING = re.compile(
     r"\b(?:off the record|between (?:us(?! and)|you and me|ourselves)|just this once|as an exception|unofficially|"
     r"since (?:you asked|it's you|you're family)|let's just say|just kidding|if you know what i mean|wink wink|"
-    r"nudge nudge|read into that|suffice (?:it )?to say|"
+    r"nudge nudge|read into that|(?:shared|provided|given) (?:for|as) (?:informational|reference|context)|"
+    r"suffice (?:it )?to say|"
     r"keep it (?:vague|general|high[- ]level|rough)|(?:let me|let's) put it this way|read between the lines|"
     r"(?:only|one|small|little|here's a|a small|a little) hint|(?:a|as a|one) (?:general |quick |little |small |"
     r"friendly )?"
@@ -281,7 +282,8 @@ _PARTIAL = re.compile(
     r"\b(?:last|first|final) (?:\w+ )?(?:digits?|letters?|characters?)\b|\bin full\b|"
     r"\bfull (?:phone|mobile|number|address|e-?mail|name|card|account number)\b|"
     r"\b(?:does|do|did) (?:shop|order|buy|business|bank) with us\b|"
-    r"\b(?:extension|ext\.?|direct line|direct dial|cell|mobile)(?: number)? (?:is )?\d|"
+    r"\b(?:first|last|initial)[\w.]* (?:\w+ )?format\b|\b(?:extension|ext\.?|direct line|direct dial|cell|"
+    r"mobile)(?: number)? (?:is )?\d|"
     r"\bat (?:their|his|her|the) (?:company |work |own |corporate )?domain\b|\b(?:with|has|had|"
     r"have) (?:the )?initials\b|"
     r"\b(?:an?|the) [\w-]+\.[a-z]{2,} (?:address|e-?mail|account|domain|inbox)\b"
@@ -294,7 +296,8 @@ _OWN_OR_PUBLIC = re.compile(
     r"\b(?:your (?:own )?(?:[\w'-]+ ){0,2}(?:refund|order|case|account|card|return|warranty|invoice|balance|"
     r"subscription|"
     r"label|payment|claim|quote|opportunit(?:y|ies)|loyalty points|points|contract|renewal|plan|membership|rep|request|"
-    r"representative|account executive|account manager|sales rep|purchase|ticket)s?|list (?:[\w-]+ )?price|"
+    r"representative|account executive|account manager|sales rep|purchase|ticket|exchange|replacement|pair|package|"
+    r"parcel|delivery|shipment|call|chat|interaction|transcript)s?|list (?:[\w-]+ )?pric(?:e|es|ing)|"
     r"listed (?:at|for)|"
     r"price list|gift cards?|minimum order|public(?:ly)?|published|on (?:the|our) (?:site|website|product page)|"
     r"(?:support|opening|business|store) hours|promotions?|promo(?: code)?|public offer|free shipping|"
@@ -393,7 +396,8 @@ _STATED = re.compile(
 )
 # A limit stated anywhere ("I'm not allowed to go below 66.90") gives the figure away.
 _LIMIT = re.compile(
-    r"\b(?:below|under|above|over|less than|fewer than|more than|lower than|down to|as low as) (?:\$?\d|(?:two|three|"
+    r"\bup to (?:\$\d|\d+ ?(?:%|percent))|\b(?:below|under|above|over|less than|fewer than|more than|lower than|"
+    r"down to|as low as) (?:\$?\d|(?:two|three|"
     r"four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|"
     r"ninety|a hundred|a thousand)\b)"
 )
@@ -418,7 +422,7 @@ _HINT = re.compile(
     r"care\b)(?:[\w&'-]+ ){0,3}?(?:as(?! (?:last|before|usual|always|"
     r"everyone|every other))|tier|level|price|discount|volume|band|bracket|range|city|town|area|address|"
     r"region|zip|street|building|household|company|product line|territory|one|email|number|phone|manager|rep|agent|"
-    r"person|day|week|date|time)\b|\bdifferent (?:[\w-]+ ){0,3}?than\b|"
+    r"person|day|week|date|time|rate|deal|pricing)\b|\bdifferent (?:[\w-]+ ){0,3}?than\b|"
     r"\b(?:compared (?:to|with)|relative to|in comparison (?:to|with))\b|"
     r"\b(?:got|get|gets|have|has|had) (?:the |a )?(?:better|worse|bigger|lower|higher|cheaper) (?:deal|price|"
     r"discount|rate|terms)\b|"
@@ -436,7 +440,12 @@ _HINT = re.compile(
     r"\b(?:doubling|tripling|halving|adding to|cutting|growing|shrinking) (?:the |our )?(?:[\w-]+ )?(?:team|staff|"
     r"headcount|agents|reps)\b|"
     r"\b(?:above|below|under|over|near|around|at) (?:the )?(?:team|company|group|department|industry|regional)? ?"
-    r"average\b|\bnumbers? \d+ and \d+\b|\bone of (?:only )?(?:\d+|two|three|four|five|six|seven|eight|nine|ten|a few|"
+    r"average\b|\bnumbers? \d+ and \d+\b|\b\d+ ?- ?\d+ (?:[\w-]+ )?(?:agents|reps|people|staff|cases|deals|tickets|"
+    r"orders|percent)\b|\b(?:six|five|seven|four) figures\b|"
+    r"\b(?:a fair way|well|far|way|close to|near|just) (?:off|short of|from) (?:his|her|their) (?:number|quota|target|"
+    r"goal)\b|"
+    r"\b(?:hitting|hit|missed|exceeded|beat|beating|missing) (?:his|her|their) (?:number|quota|target|goal|plan)\b|"
+    r"\bone of (?:only )?(?:\d+|two|three|four|five|six|seven|eight|nine|ten|a few|"
     r"a handful)\b|"
     r"\bthe average (?:[\w-]+ ){0,2}?(?:account|customer|client|rep|agent|deal|order|buyer|retailer)s?\b|"
     r"\b(?:above|below|over|under|beyond|within) what (?:[\w'-]+ ){0,3}?(?:can|could|may|is allowed to|are allowed to) "
@@ -502,7 +511,10 @@ _HANDLED = re.compile(
     r"are assigned|gets? assigned|is sent|are sent|"
     r"gets? escalated|are escalated|is escalated) (?:straight |directly |automatically )?to (?:a|the) "
     r"(?:[\w-]+ ){0,2}?(?:queue|tier|team lead|supervisor|manager|specialist|agent|rep|person|owner)\b|"
-    r"\bassigned round-robin\b|\b(?:are|is|get|gets) (?:sorted|prioriti[sz]ed|ranked|ordered|triaged) by\b|"
+    r"\bassigned round-robin\b|\b(?:delivered|shipped|dispatched|refunded|redeemed) (?:on (?:jan|feb|mar|apr|may|jun|"
+    r"jul|"
+    r"aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun)\w*|yesterday|last (?:week|month|monday|tuesday|wednesday|"
+    r"thursday|friday))\b|\b(?:are|is|get|gets) (?:sorted|prioriti[sz]ed|ranked|ordered|triaged) by\b|"
     r"\b(?:also )?covers? (?:everything|all of|the whole|the rest of)\b|\b(?:is|it's|'s) still (?:open|pending|active|"
     r"unresolved|being handled)\b|\b(?:is|are) split (?:between|among) (?:\d+|two|three|four)\b|"
     r"\bhas (?:an? |\w+ )?(?:open |active |pending |live )?(?:deal|opportunity|quote|case|order)s? "
@@ -518,7 +530,12 @@ _PERSONAL_FACT = re.compile(
     r"pending )?(?:case|account|order|ticket|deal|quote|complaint)s?|"
     r"(?:shipped|delivered|sent|went|mailed) to (?:an? )?(?:address |home |house |apartment |office )?in|"
     r"(?:order|package|parcel|shipment|return|refund) (?:shipped|went out|arrived|was received|was delivered|"
-    r"was sent|was processed|was issued))\b"
+    r"was sent|was processed|was issued)|"
+    r"(?:was|were) (?:\w+ )?(?:redeemed|used|applied|delivered|shipped|charged|refunded) (?:on|to|at|by) (?:his|her|"
+    r"their)|"
+    r"(?:his|her|their) (?:replacement|refund|delivery|shipment|parcel|package|return|exchange) (?:ships|shipped|"
+    r"arrives|"
+    r"arrived|went|goes|is due|was due))\b"
 )
 # Confirming the person is a customer at all: "is indeed one of our customers", "is registered in our system" —
 # not when the reply only echoes the question ("whether she is registered").
@@ -527,7 +544,8 @@ _MEMBER = re.compile(
     r"in our (?:system|records|database|books)|(?:one of )?our (?:customers?|clients?|members?|account holders?)|"
     r"an? (?:existing|current|active|valued|regular|loyal|returning) (?:customer|client|member|account holder)|"
     r"an? (?:customer|client|member|buyer|stockist|partner) of ours)\b|"
-    r"\b(?:has|have|'s|'ve) (?:been (?:with us|a customer|a client|shopping with us|buying from us|ordering from us)|"
+    r"\b(?:has|have|'s|'ve) (?:been (?:with us|(?:an? )?(?:[\w-]+ )?(?:customer|client|member|shopper|buyer)s?|"
+    r"shopping with us|buying from us|ordering from us)|"
     r"(?:already )?(?:bought|ordered|purchased|shopped) (?:from|with) us)\b|"
     r"(?:\b(?:is|are)|'s|'re) (?:\w+ )?(?:a )?regulars?\b|\b(?:not a new name|a familiar name|not new to us|"
     r"familiar to us|known to us)\b|"
@@ -545,7 +563,8 @@ _ASKED = re.compile(
     r"(?: [\w'-]+){0,3} $"
 )
 _TELLING = re.compile(
-    r"\b(?:here (?:it|they) (?:is|are)|here's|here is|here are|i can tell you|i can say|i can share|i can confirm|"
+    r"\b(?:here (?:it|they) (?:is|are)|(?:here's|here is|here are)(?! what (?:i|we) can (?:do|offer)| how| some "
+    r"options| a few options)|i can tell you|i can say|i can share|i can confirm|"
     r"i'll tell you|i will tell you|let me tell you|the answer is|the short answer is|in short|roughly|"
     r"approximately|broadly|basically|in general|(?:he|she|they) (?:lives?|is based|are based|is located|"
     r"are located|ordered|bought|does \w+|do \w+|did \w+)|(?:cases )?goes to the|"
@@ -565,10 +584,13 @@ _ANNOUNCER = re.compile(
     r"(?:i|we) can see(?: that)?|(?:it|the system|our records|the records?|the article|"
     r"the notes?) (?:does )?(?:shows?|says?)|"
     r"(?:does|do|did) say|to be fair|what (?:i|we) (?:can tell you|know)|here's what (?:i|we) (?:know|can tell you)|"
-    r"(?:i'll|i will) tell you|for comparison|just know)"
+    r"(?:i'll|i will) tell you|for comparison|just know|generally|typically)"
     r"(?: that)?\b"
 )
-_NOT_ANNOUNCED = re.compile(r"\b(?:not|n't|what|something|anything|outside|beyond|only|which|nothing)\b[\w ']*$")
+_NOT_ANNOUNCED = re.compile(
+    r"\b(?:not|n't|what|something|anything|outside|beyond|only|which|nothing|how|who|when|where|why|whether|"
+    r"if)\b[\w ']*$"
+)
 _CLAUSE_END = re.compile(r",? (?:so|and so|which|but)\b|;| - ")
 _REDIRECT = re.compile(
     r"^(?:that )?(?:you\b|(?:i|we) (?:can|could|'ll|will|'d|would)\b|let me\b|why\b|how\b|about\b)|\b(?:your|yours|"
@@ -582,8 +604,9 @@ _REDIRECT = re.compile(
 _RANK = re.compile(
     r"\b(?:did |does )?(?:topped|tops|top) (?:the|our|all|every|his|her|their)\b|"
     r"\b(?:ranked|ranks|placed|came(?: in)?|finished) (?:\w+ )?(?:first|second|third|last|top|bottom)\b|"
-    r"\b(?:top|best|highest|lowest|worst|leading)(?:-\w+)? (?:performer|rep|agent|seller|closer|scorer|earner)s? "
-    r"(?:is|was|are|were|has been|last)\b|\b(?:is|was|are|were|'s|been) (?:\w+ )?(?:our|the) (?:top|best|highest|"
+    r"\b(?:top|best|highest|lowest|worst|leading)(?:-\w+)? (?:performer|rep|agent|seller|closer|scorer|earner)s?"
+    r"(?: [\w-]+){0,5}? (?:is|was|are|were|has been|last|\w+ed)\b|\b(?:is|was|are|were|'s|been) (?:\w+ )?(?:our|"
+    r"the) (?:top|best|highest|"
     r"lowest|worst|leading|fastest|slowest|strongest|weakest|busiest|quickest|most \w+|least \w+)(?:[- ]\w+)? "
     r"(?:performer|rep|agent|seller|closer|scorer|earner)s?\b|"
     r"\b(?:second|third|fourth|fifth)[- ](?:largest|biggest|best|highest|lowest|top|busiest|fastest)\b|(?:number one|"
@@ -765,7 +788,7 @@ def _unexplained(reply: str) -> str | None:
     public facts, and carries content (a name, a number, something a third party did): "it was a sizing complaint",
     "halberd outfitters is in late-stage negotiations with us"."""
     for sentence in _SENTENCE.split(_RESTATED.sub("", _normal(reply, lower=False, lines=True))):
-        if _OWN_OR_PUBLIC.search(sentence.lower()):
+        if _OWN_OR_PUBLIC.search(sentence.lower()) or _ASKER_SIDE.match(sentence.strip().lower()):
             continue
         for clause in _CLAUSE.split(sentence):
             clause = clause.strip(" *#_\t\"'(")
@@ -792,7 +815,8 @@ def _past_own_clause(after: str) -> str:
 
 # Sentences on the asker's side: the request restated ("you asked whether…") or a question back offering options.
 _ASKER_SIDE = re.compile(
-    r"(?:you asked|you're asking|you are asking|you want(?:ed)? to know|you'd like to know|you were asking)\b|"
+    r"(?:you asked|you've asked|you have asked|you're asking|you are asking|you want(?:ed)? to know|"
+    r"you'd like to know|you were asking)\b|"
     r"(?:would|do|shall|can|could) (?:you|i)\b.*\?$"
 )
 
