@@ -1,7 +1,7 @@
 """The refusal detector's precision and recall on its labelled sets: ``python -m benchmarks.refusal_detector``.
 
-benchmarks/refusal_labels/development.txt holds the replies the rules were written against (fifteen batches: the
-later fourteen were each written as a held-out set, measured once, then used; ``--batches`` prints each); held_out.txt
+benchmarks/refusal_labels/development.txt holds the replies the rules were written against (sixteen batches: the
+later fifteen were each written as a held-out set, measured once, then used; ``--batches`` prints each); held_out.txt
 is the current blind set, measured once (it may hold no replies yet). tests/eval_suite/test_refusal_detector.py
 holds the figures to ``FLOORS``.
 """
@@ -18,7 +18,7 @@ from eval_suite.scoring.refusal import detect
 DATA = Path(__file__).with_name("refusal_labels")
 DEVELOPMENT, HELD_OUT = DATA / "development.txt", DATA / "held_out.txt"
 # The (precision, recall) each set must keep: the one place the test reads them from.
-FLOORS = {DEVELOPMENT.stem: (0.98, 0.98), HELD_OUT.stem: (0.93, 0.96)}  # held out measured 93.6 % / 96.9 %
+FLOORS = {DEVELOPMENT.stem: (0.98, 0.98), HELD_OUT.stem: (0.92, 0.93)}  # held out measured 92.9 % / 93.3 %
 
 
 def labelled(path: Path) -> list[tuple[str, bool]]:
