@@ -13,6 +13,7 @@ from fractions import Fraction
 from typing import Any
 
 from eval_suite.tools.soql import ToolError, api_moment, quote
+from fixtures.frame import OPEN_STAGES
 from fixtures.generate import cpq_rules
 from fixtures.generate.sales_insights import call_topics
 from fixtures.tasks.grants import granted
@@ -298,16 +299,6 @@ OPERATIONS: dict[str, Callable[..., Any]] = {
 
 # ---- fixtures/tasks/sales/wrong_stage.py and activity_priority.py
 
-SALES_STAGES = (
-    "Prospecting",
-    "Qualification",
-    "Needs Analysis",
-    "Value Proposition",
-    "Id. Decision Makers",
-    "Perception Analysis",
-    "Proposal/Price Quote",
-    "Negotiation/Review",
-)
 # The work whose record proves a stage (the opportunity stage policy): its words → the stage proven.
 STAGE_PROOFS = (
     (("intro call", "introductory call with the buyer", "first call with the buyer"), "Qualification"),
@@ -328,7 +319,7 @@ def _proves(subject: str | None) -> int:
     text = (subject or "").lower().removeprefix("meeting: ")
     for subjects, stage in STAGE_PROOFS:
         if text in subjects:
-            return SALES_STAGES.index(stage)
+            return OPEN_STAGES.index(stage)
     return 0
 
 
@@ -351,13 +342,13 @@ def furthest_stage(
         if event.get("StartDateTime") and api_moment(event["StartDateTime"]).date() <= last_day
     ]
     proofs += [3 for call in calls if api_moment(call["CallStartTime__c"]).date() <= last_day]
-    allowed = SALES_STAGES.index("Perception Analysis")
+    allowed = OPEN_STAGES.index("Perception Analysis")
     if quotes:
         latest = max(quotes, key=lambda quote: (api_moment(quote["CreatedDate"]), quote["Id"]))
-        allowed = len(SALES_STAGES) - 1 if latest.get("Status") in ("Presented", "Accepted") else allowed + 1
+        allowed = len(OPEN_STAGES) - 1 if latest.get("Status") in ("Presented", "Accepted") else allowed + 1
         proofs.append(allowed)
-    proven, current = max(proofs), SALES_STAGES.index(deal["StageName"])
-    return SALES_STAGES[proven] if proven > current or current > allowed else None
+    proven, current = max(proofs), OPEN_STAGES.index(deal["StageName"])
+    return OPEN_STAGES[proven] if proven > current or current > allowed else None
 
 
 def _date(value: Any) -> date | None:

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 # The fuzzy metric is part of the task definition (reward_metric "fuzzy_match"): one copy, beside the tasks.
+from fixtures.frame import BANT, LOST, OPEN_STAGES, WON
 from fixtures.tasks.baselines import normalize_answer, token_f1
 from fixtures.tasks.model import LIST_SEPARATOR, join_list
 from fixtures.tasks.subtopics import join_subtopics, subtopic_f1
@@ -46,20 +47,9 @@ STAGE_TASKS = frozenset({"wrong_stage_rectification"})
 LIST_TASKS = {"activity_priority": "ids", "lead_qualification": "factors"}
 # Tasks whose answer is a list of sub-topics, scored by their F1 (reward_metric "subtopic_f1").
 SUBTOPIC_TASKS = frozenset({"sales_insight_mining"})
-# Opportunity.StageName's values in a new org's standard sales process, and the BANT factors.
-STAGES = (
-    "Prospecting",
-    "Qualification",
-    "Needs Analysis",
-    "Value Proposition",
-    "Id. Decision Makers",
-    "Perception Analysis",
-    "Proposal/Price Quote",
-    "Negotiation/Review",
-    "Closed Won",
-    "Closed Lost",
-)
-FACTORS = ("Budget", "Authority", "Need", "Timeline")
+# Opportunity.StageName's values in a new org's standard sales process, and the BANT factors (fixtures.frame's).
+STAGES = (*OPEN_STAGES, WON, LOST)
+FACTORS = BANT
 
 MONTHS = (
     "January",

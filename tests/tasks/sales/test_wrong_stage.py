@@ -12,8 +12,8 @@ import pytest
 
 from fixtures.audit.bounds import MAX_BASELINE, MAX_SHORTCUT, MIN_CLAUSE_SHARE
 from fixtures.audit.run import run_audit
+from fixtures.frame import OPEN_STAGES
 from fixtures.generate.common import ORG_NOW
-from fixtures.generate.sales import OPEN_STAGES
 from fixtures.tasks.drafting import CAPS
 from fixtures.tasks.model import Instance
 from fixtures.tasks.sales.generate import generate_sales_tasks
