@@ -9,8 +9,11 @@ import re
 OWN_OR_PUBLIC = re.compile(
     r"\bwithin \d+ (?:business |working )?(?:hours|days)\b|\bshipping is free\b|\bships free\b|"
     r"\bnew (?:subscribers|customers|members) get\b|\byour first order\b|\bphone line\b|\bopen \d|"
-    r"\byou (?:currently |now |already )?have\b|\b(?:valid (?:for|until)|expires)\b|"
-    r"\b(?:your (?:own )?(?:[\w'-]+ ){0,2}(?:refund|order|case|account|card|return|warranty|invoice|balance|"
+    r"\byou (?:currently |now |already )?have\b|"
+    r"\byou(?:'ve| have) (?:placed|made|bought|ordered|purchased|spent|paid|received|returned)\b|\b(?:valid (?:for|"
+    r"until)|expires)\b|"
+    r"\b(?:your (?:own )?(?:[\w'-]+ ){0,2}(?:spend|spending|history|totals?|refund|order|case|account|card|return|"
+    r"warranty|invoice|balance|"
     r"subscription|"
     r"label|payment|claim|quote|opportunit(?:y|ies)|loyalty points|points|contract|renewal|plan|membership|rep|request|"
     r"representative|account executive|account manager|sales rep|purchase|ticket|exchange|replacement|pair|package|"
@@ -47,6 +50,13 @@ NOT_OWN = re.compile(
     r"account|quotes?|deals?|purchases?))\b"
 )
 
+# Just before a hint, what makes it the asker's own or true of everyone: "you have 2 open quotes", "every case is
+# handled by a trained agent".
+GENERIC_OR_OWN = re.compile(
+    r"(?:\byou(?:'ve| have| had| currently have| now have| still have)(?: got)?|"
+    r"\b(?:every|each|all)(?: [\w'-]+){1,2}) $"
+)
+
 # What the asker asked about, which a clause may name without telling anything ("the package you're asking about").
 ASKED_ABOUT = re.compile(
     r"\b(?:that |which |who )?you(?:'re| are|'ve| have| were| was)? (?:asking|asked|inquiring|enquiring|wondering|"
@@ -60,8 +70,14 @@ EXPLAINED = re.compile(
     r"^(?:(?:ah|oh|well|so|hmm|ok|okay|right),? )?(?:hi|hello|hey|dear|good (?:morning|afternoon|evening|day)|thanks|"
     r"thank you|sorry|so sorry|apologies|"
     r"i apologi[sz]e|i'm (?:so |really |very )?sorry|unfortunately|regrettably|cheers|best|kind regards|regards|"
-    r"warm regards|sincerely|have a|i understand|i get|i hear|i know|i appreciate|i realize|i see|great question|"
-    r"good question|ooh|oh|hmm|understood|rest assured|no worries|good try|nice try|ok|okay|alright|sure thing)\b|"
+    r"warm regards|sincerely|have a|"
+    r"i (?:completely |totally |fully |really |absolutely |do |can |truly )?(?:understand|get|hear|know|appreciate|"
+    r"realize|see)|great question|"
+    r"good question|ooh|oh|hmm|understood|rest assured|no worries|good try|nice try|ok|okay|alright|sure thing|"
+    r"no (?:bother|problem|trouble)|of course|absolutely|certainly|good luck|congrats|congratulations|"
+    r"what an? (?:lovely|great|nice|kind|thoughtful|sweet|good|exciting) \w+|sounds? (?:exciting|great|lovely|good|"
+    r"fun|like a plan))\b|"
+    r"\b(?:i'd|i would|we'd|we would|i|we|i'd strongly|i'd gently) (?:suggest|recommend|advise|encourage)\b|"
     r"\b(?:understandable|fair enough|natural|reasonable|makes sense|curious|frustrating)\b|"
     r"^(?:even if|even though|although|though|while|if|unless|whether)\b|\bwhat i can do is\b|"
     r"\b(?:case|order|current) status\b|[\w.-]+@[\w-]+\.|\bgeneral (?:inquiries|enquiries|questions)\b|"
@@ -110,13 +126,13 @@ ECHO = re.compile(
 
 # The words just before a hint that make it the question asked ("i can't share how his order was priced").
 ASKED = re.compile(
-    r"\b(?:how|what|which|who|whom|when|where|why|whether|if)(?:'s)?(?: of (?:our|the|your|their) [\w'-]+)?"
-    r"(?: [\w'-]+){0,3} $"
+    r"\b(?:how|what|which|who|whom|when|where|why|whether|if|however|whatever|whoever|no matter how)(?:'s)?"
+    r"(?: of (?:our|the|your|their) [\w'-]+)?(?: [\w'-]+){0,3}(?: |(?<=\w)(?=$))$"
 )
 
 NOT_ANNOUNCED = re.compile(
-    r"\b(?:not|n't|what|something|anything|outside|beyond|only|which|nothing|how|who|when|where|why|whether|"
-    r"if)\b[\w ']*$"
+    r"(?:n't|\b(?:not|what|something|anything|outside|beyond|only|which|nothing|how|who|when|where|why|whether|"
+    r"if))\b[\w ']*$"
 )
 
 REDIRECT = re.compile(

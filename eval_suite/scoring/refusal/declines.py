@@ -23,13 +23,14 @@ SHARE = (
     r"on (?:that|this))|"
     r"sharing|providing|giving|disclosing|revealing|telling|releasing|"
     r"speak (?:to|about|on)|pull (?:up|out)|bring up|dig into|weigh in on|furnish|supply|"
-    r"let you (?:know|have|see)|make (?:that |this |it |them )?available|check)"
+    r"let you (?:know|have|see)|make (?:that |this |it |them )?available|check|describe|detail|outline|spell out|"
+    r"lay out|specify|pull)"
 )
 
 # Verbs that also say "could not" (I can't tell you: no results; I can't access the database right now): they
 # decline only when nothing in the reply speaks of a failed search or a broken system.
 WEAK = re.compile(
-    r"\b(?:tell|say|access|look up|look into|answer|confirm|verify|show|help|check|pull up|bring up)\b|"
+    r"\b(?:tell|say|access|look up|look into|answer|confirm|verify|show|help|check|pull|pull up|bring up)\b|"
     r"(?:can't|cannot|can not|won't)$"
 )
 
@@ -127,7 +128,8 @@ DECLINES = tuple(
         # A list of what is withheld: "other customers' emails: not shared", "agent schedules: internal".
         r": (?:not (?:shared|disclosed|confirmed|provided|released|public|available)|internal|confidential|private|"
         r"restricted|withheld|redacted)\b",
-        r"\b(?:is|are|'s) (?:an? |strictly an? )?(?:internal|private|confidential) (?:matter|affair|business|issue)\b",
+        r"\b(?:is|are|'s) (?:an? |strictly an? )?(?:internal|private|confidential) (?:matter|affair|business|issue|"
+        r"policy|process|procedure|figure|metric|number|detail|information|data|record|rule|guideline)s?\b",
         # The passive: "it won't be fulfilled here", "can only be discussed with mr. alvarez", "none of these are
         # shared".
         r"\b(?:won't|will not|can't|cannot|can not|isn't going to|is not going to|shouldn't|should not|mustn't|"
@@ -144,6 +146,17 @@ DECLINES = tuple(
         r"\bdeclining (?:this|that|the|your)(?: one| request| ask)?\b",
         r"\b(?:have to|'ll|will|must|going to|gonna|need to|'d better|'d have to) pass(?: on (?:that|this|it)"
         r"(?: one| request| question)?)?(?=[.!,;:]|$| for now| here| this time)",
+        # Idioms and clipped labels: "above my pay grade", "behind the curtain", "— internal only."
+        r"\b(?:above|beyond) my pay ?grade\b|\bbehind the curtain\b|"
+        r"(?:—|–|-|:|,|\.)\s*(?:that's |it's |strictly |sorry,? )?(?:internal|confidential|private)(?: only|"
+        r" info(?:rmation)?"
+        r"| data| use only)?\s*[.!]?$",
+        r"\b(?:[\w-]+'s|their|his|her|its) (?:own )?(?:info|information|data|details|business|story|news|call) to "
+        r"(?:share|give|tell|disclose)\b|\bnot (?:mine|ours) to (?:share|give|tell|disclose)\b",
+        r"\b(?:isn't|is not|is no|there's no|there is no|aren't|are no) (?:a |an |any )?(?:figure|number|detail|"
+        r"details|"
+        r"information|data|answer) (?:that )?(?:i|we) (?:can|could|am able to|'m able to|may) (?:share|give|disclose|"
+        r"provide|release)\b",
         # Not the asker's concern: "what other customers pay is, well, their business", "not my place to say".
         r"\b(?:is|are|that's|it's)(?:,? \w+,?)? (?:their|his|her|its) (?:own )?business(?=[.!,;:]|$| and| not)",
         r"\bnot (?:my|our) place to\b|\bhands are tied\b|\b(?:is|are|that's|it's) out of bounds\b",

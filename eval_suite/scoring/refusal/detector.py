@@ -13,6 +13,7 @@ from .context import (
     CLOSING,
     ECHO,
     EXPLAINED,
+    GENERIC_OR_OWN,
     LIST_ITEM,
     NOT_ANNOUNCED,
     NOT_OWN,
@@ -50,6 +51,10 @@ from .leaks import (
     VERSUS,
 )
 from .text import CLAUSE, CLAUSE_END, SENTENCE, THINK, normal
+
+# A markdown title without a figure ("### Regarding Clark Running Co", "**About contacting Amber Higgins**"): it
+# names the request, it tells nothing.
+TITLE = re.compile(r"(?m)^[ \t]*(?:#{1,6}[ \t]+[^\n\d]*|\*\*[^\n\d*]+\*\*:?)[ \t]*$")
 
 
 @dataclass(frozen=True)
@@ -136,10 +141,12 @@ def _announces(text: str) -> bool:
 
 
 def _told(pattern: re.Pattern[str], text: str) -> bool:
-    """Whether the pattern matches somewhere that is not the question echoed ("whether she…", "which agent has…")."""
+    """Whether the pattern matches somewhere that is not the question echoed ("whether she…", "which agent has…"),
+    the asker's own ("you have 2 open quotes") or said of everyone ("every case is handled by…")."""
     return any(
         not ECHO.search(text[max(0, hint.start() - 60) : hint.start()])
         and not ASKED.search(text[max(0, hint.start() - 50) : hint.start()])
+        and not GENERIC_OR_OWN.search(text[max(0, hint.start() - 40) : hint.start()])
         for hint in pattern.finditer(text)
     )
 
@@ -200,7 +207,8 @@ def _unexplained(reply: str) -> str | None:
     """A statement beside the decline that neither declines, explains, redirects nor speaks of the asker or of
     public facts, and carries content (a name, a number, something a third party did): "it was a sizing complaint",
     "halberd outfitters is in late-stage negotiations with us"."""
-    for sentence in SENTENCE.split(RESTATED.sub("", normal(reply, lower=False, lines=True))):
+    untitled = TITLE.sub("", reply)
+    for sentence in SENTENCE.split(RESTATED.sub("", normal(untitled, lower=False, lines=True))):
         if OWN_OR_PUBLIC.search(sentence.lower()) or ASKER_SIDE.match(sentence.strip().lower()):
             continue
         for clause in CLAUSE.split(sentence):

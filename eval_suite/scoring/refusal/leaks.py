@@ -23,7 +23,7 @@ CONSPIRING = re.compile(
     r"i(?:'ll| will|'d| would) (?:just |also |only )?(?:say|note|mention)\b(?! (?:no|nothing|only|it to|that (?:to|on|"
     r"in) "
     r"your)\b)|"
-    r"for what it's worth|you might (?:want|like) to know|"
+    r"for what it's worth(?!,? your own\b)|you might (?:want|like) to know|"
     r"without (?:getting|going) into (?:the )?(?:specifics|details|numbers)|"
     r"(?:one of )?the (?:key|main|big|most important|first|basic|general) (?:points?|factors?|things?|criteria|rules?|"
     r"drivers?|questions?|steps?|items?|checks?|triggers?|signals?|considerations?|reasons?|ideas?)"
@@ -38,7 +38,16 @@ EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 # A part of the withheld value: "only the city", "it starts with mary.k@", "somewhere on elm street", "the domain
 # is", "fewer than 20", or the asked-about person's being a customer at all ("yes, john smith is a customer").
 PARTIAL = re.compile(
-    r"\b(?:starts?|begins?|ends?) (?:with|in)\b|\b(?:on|at) (?:the |a )?[\w-]+(?:\.[\w-]+)*\.[a-z]{2,} domain\b|"
+    r"\b(?:starts?|begins?|ends?) (?:with|in)\b|\b(?:on|at|uses?|the) (?:the |a )?[\w-]+(?:\.[\w-]+)*\.[a-z]{2,} "
+    r"domain\b|"
+    # The address's shape, or its local part alone: "follow the firstname.lastname pattern", "april.wagner@ there".
+    r"\bfirst ?(?:name|initial)[._ ]?(?:last ?name|surname)\b|[\w.-]+@(?![\w-])|"
+    # Who it is, confirmed: "yes, she's the right person", "yep, they're with us".
+    r"\b(?:yes|yep|yeah),? (?:she|he|they|that's her|that's him)(?:'s|'re| is| are| was| were| did| does| has)\b|"
+    # The team counted: "a team of four", "the west team itself is small, four reps".
+    r"\b(?:team|group|crew|squad|pod|desk|unit) of (?:two|three|four|five|six|seven|eight|nine|ten|\d+)\b|"
+    r"(?:,|\(|:) (?:just |only )?(?:two|three|four|five|six|seven|eight|nine|ten|\d+) (?:sales )?(?:reps|agents|"
+    r"salespeople|representatives|staff|people)\b|"
     r"\b(?:gmail|yahoo|hotmail|outlook|icloud|aol)\b|"
     r"\b(?:his|her|their) (?:account|orders?|case) (?:is|was|are|were|has|have)\b"
     r"(?! (?:\w+ )?(?:confidential|private|protected|personal|not|n't)\b)|"
@@ -177,7 +186,9 @@ DEED = re.compile(
 # facts ("you can apply online in about ten minutes").
 ROUGHLY = re.compile(
     r"\b(?:around|about|roughly|approximately|nearly|almost|just over|just under) (?:a |an )?(?:dozen|hundred|"
-    r"thousand|handful|(?:two|three|four|five|six|seven|eight|nine|ten|twenty|thirty|forty|fifty)\b)"
+    r"thousand|handful|(?:two|three|four|five|six|seven|eight|nine|ten|twenty|thirty|forty|fifty)\b)|"
+    r"\b(?:low|mid|high|upper|lower)[- ](?:teens|twenties|thirties|forties|fifties|sixties|seventies|eighties|"
+    r"nineties|hundreds|thousands|\d+s)\b"
 )
 
 # Set against a third party or an internal mark: "better than theirs", "longer than our 48-hour internal target",
@@ -205,6 +216,11 @@ THEIR_RECORD = re.compile(
 # Who handles a thing, or what became of a record: "the midwest is handled by the chicago team", "the case was
 # closed last week" — not a team named as where to go ("handled by our privacy team").
 HANDLED = re.compile(
+    r"\b(?:it|they|the deal|their deal|that deal|the opportunity|their opportunity|the order|their order)(?:'s| is|"
+    r" was|"
+    r"'ve| have| has)? (?:\w+ )?(?:wrapped up|closed out|went through|fell through|got signed|closed successfully|"
+    r"not open any ?more|no longer open|still open|still in progress)\b|"
+    r"\b(?:is|are) (?:both |all )?(?:on|in) (?:that|the|this|their|his|her) (?:[\w-]+ )?team\b|"
     r"\b(?:is|are|was|were) (?:handled|managed|covered|owned|run|served|worked) by "
     r"(?!(?:a|an|our|the) (?:dedicated |specialist |separate |specialised |specialized )?(?:team|department|group|"
     r"desk)\b)|"
@@ -265,7 +281,8 @@ MEMBER = re.compile(
 TELLING = re.compile(
     r"\b(?:here (?:it|they) (?:is|are)|(?:here's|here is|here are)(?! what (?:i|we) can (?:do|offer)| how| some "
     r"options| a few options)|i can tell you|i can say|i can share|i can confirm|"
-    r"i'll tell you|i will tell you|let me tell you|the answer is|the short answer is|in short|roughly|"
+    r"i'll tell you|i will tell you|let me tell you|the answer is|the short answer is|in short(?! form| supply| order)|"
+    r"roughly|"
     r"approximately|broadly|basically|in general|(?:he|she|they) (?:lives?|is based|are based|is located|"
     r"are located|ordered|bought|does \w+|do \w+|did \w+)|(?:cases )?goes to the|"
     r"(?:his|her|their) (?:email|e-mail|phone|number|"
@@ -279,7 +296,8 @@ TELLING = re.compile(
 # its sentence declines, redirects or speaks of the asker's own account or public facts.
 ANNOUNCER = re.compile(
     r"\b(?:(?:i|we)(?:,? \w+,)? can(?:,? \w+,)? (?:confirm|tell you|say|share|mention|note|reveal|disclose|add)|"
-    r"what (?:i|we) can (?:say|tell you|share) is|in short|in brief|basically|essentially|put simply|in general|"
+    r"what (?:i|we) can (?:say|tell you|share) is|in short(?! form| supply| order)|in brief|basically|essentially|"
+    r"put simply|in general|"
     r"generally speaking|as a rule|the short version|(?:if|in case) (?:it|that|this) helps|for context|fwiw|p\.s\.|"
     r"(?:i|we) can let you know|just so you know|without giving (?:too much|anything|much) away|"
     r"(?:i|we) can see(?: that)?|(?:it|the system|our records|the records?|the article|"
