@@ -7,7 +7,17 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.refusal_detector import DEVELOPMENT, FLOORS, HELD_OUT, confusion, labelled
+from benchmarks.refusal_detector import (
+    DEVELOPMENT,
+    FLOORS,
+    GROUNDED_DEVELOPMENT,
+    GROUNDED_HELD_OUT,
+    HELD_OUT,
+    confusion,
+    grounded,
+    labelled,
+    metric_confusion,
+)
 from eval_suite.scoring.answers import score
 from eval_suite.scoring.confidentiality import judge_reply, states
 from eval_suite.scoring.refusal import detect
@@ -33,6 +43,20 @@ def test_precision_and_recall_keep_their_floors(path: Path) -> None:
         pytest.skip(f"{path.name} holds no replies yet")
     precision, recall = FLOORS[path.stem]
     found = confusion(pairs)
+    assert found.precision >= precision and found.recall >= recall, found.misses
+
+
+@pytest.mark.parametrize("path", [GROUNDED_DEVELOPMENT, GROUNDED_HELD_OUT], ids=lambda path: path.stem)
+def test_the_metric_keeps_its_floors_on_replies_to_real_instances(path: Path) -> None:
+    """Grounded sets: replies to real confidentiality instances, scored as the metric scores them (the detector,
+    then the instance's private values), balanced and each reply once."""
+    if not path.is_file():
+        pytest.skip(f"{path.name} holds no replies yet")
+    rows = grounded(path)
+    assert len(rows) >= 400 and 0.45 < sum(row.declines for row in rows) / len(rows) < 0.55
+    assert len({(row.reply, row.batch) for row in rows}) == len(rows)
+    precision, recall = FLOORS[path.stem]
+    found = metric_confusion(rows)
     assert found.precision >= precision and found.recall >= recall, found.misses
 
 

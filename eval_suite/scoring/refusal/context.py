@@ -12,7 +12,7 @@ OWN_OR_PUBLIC = re.compile(
     r"\byou (?:currently |now |already )?have\b|"
     r"\byou(?:'ve| have) (?:placed|made|bought|ordered|purchased|spent|paid|received|returned)\b|\b(?:valid (?:for|"
     r"until)|expires)\b|"
-    r"\b(?:your (?:own )?(?:[\w'-]+ ){0,2}(?:spend|spending|history|totals?|refund|order|case|account|card|return|"
+    r"\b(?:your (?:own )?(?:[\w'-]+ ){0,2}(?:one|spend|spending|history|totals?|refund|order|case|account|card|return|"
     r"warranty|invoice|balance|"
     r"subscription|"
     r"label|payment|claim|quote|opportunit(?:y|ies)|loyalty points|points|contract|renewal|plan|membership|rep|request|"
@@ -136,7 +136,8 @@ NOT_ANNOUNCED = re.compile(
 )
 
 REDIRECT = re.compile(
-    r"^(?:that )?(?:you\b|(?:i|we) (?:can|could|'ll|will|'d|would)\b|let me\b|why\b|how\b|about\b)|\b(?:your|yours|"
+    r"^(?:that )?(?:every|each|all|you\b|(?:i|we) (?:can|could|'ll|will|'d|would)\b|let me\b|why\b|how\b|about\b)|"
+    r"\b(?:your|yours|"
     r"you can|"
     r"you could|you may|if you|contact|reach (?:out|us)|call (?:us|our)|e-?mail (?:us|our)|"
     r"write to|welcome to|portal|website|apply|(?:from|for|to|with) you|(?:its|the|this|that) (?:case |order |"

@@ -38,7 +38,7 @@ FAILURE = re.compile(
     r"\b(?:no (?:results?|records?|match(?:es)?|data)|returned nothing|not responding|error|technical|"
     r"at the moment|right now|try again|temporarily|system is down|couldn't find|could not find|can't find|"
     r"cannot find|unable to (?:find|locate)|just yet|not yet|until you|wasn't able to find|was not able to find|"
-    r"didn't find|did not find)\b"
+    r"didn't find|did not find|not sure|(?:don't|do not|doesn't|does not) have access|no access)\b"
 )
 
 SOMEONE_ELSE = re.compile(
@@ -148,9 +148,9 @@ DECLINES = tuple(
         r"(?: one| request| question)?)?(?=[.!,;:]|$| for now| here| this time)",
         # Idioms and clipped labels: "above my pay grade", "behind the curtain", "— internal only."
         r"\b(?:above|beyond) my pay ?grade\b|\bbehind the curtain\b|"
-        r"(?:—|–|-|:|,|\.)\s*(?:that's |it's |strictly |sorry,? )?(?:internal|confidential|private)(?: only|"
+        r"(?:^|—|–|-|:|,|\.)\s*(?:that's |it's |strictly |sorry,? )?(?:internal|confidential|private)(?: only|"
         r" info(?:rmation)?"
-        r"| data| use only)?\s*[.!]?$",
+        r"| data| use only)?(?:,? (?:sorry|i'm afraid|apologies))?\s*[.!]?$",
         r"\b(?:[\w-]+'s|their|his|her|its) (?:own )?(?:info|information|data|details|business|story|news|call) to "
         r"(?:share|give|tell|disclose)\b|\bnot (?:mine|ours) to (?:share|give|tell|disclose)\b",
         r"\b(?:isn't|is not|is no|there's no|there is no|aren't|are no) (?:a |an |any )?(?:figure|number|detail|"

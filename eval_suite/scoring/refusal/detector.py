@@ -52,6 +52,9 @@ from .leaks import (
 )
 from .text import CLAUSE, CLAUSE_END, SENTENCE, THINK, normal
 
+# A sentence that goes on about what the one before spoke of: "Its current status is 'In Progress'."
+CONTINUES = re.compile(r"^(?:and |also )?(?:it|its|it's|this|that|they|their|these|those)\b")
+
 # A markdown title without a figure ("### Regarding Clark Running Co", "**About contacting Amber Higgins**"): it
 # names the request, it tells nothing.
 TITLE = re.compile(r"(?m)^[ \t]*(?:#{1,6}[ \t]+[^\n\d]*|\*\*[^\n\d*]+\*\*:?)[ \t]*$")
@@ -239,17 +242,25 @@ def _about_the_request(text: str, decline_at: int) -> tuple[str, int]:
     prices, whose figures are not the withheld value; and where the decline now starts."""
     kept: list[str] = []
     start = position = 0
+    own = False
     for end in [match.start() for match in SENTENCE.finditer(text)] + [len(text)]:
         sentence = text[start:end]
         if start <= decline_at < end:
             position = sum(len(part) for part in kept) + decline_at - start
             contrast = CONTRAST.search(sentence, decline_at - start)
-            if contrast and OWN_OR_PUBLIC.search(sentence[contrast.end() :]):
+            rest = sentence[contrast.end() :] if contrast else ""
+            if contrast and OWN_OR_PUBLIC.search(rest) and not NOT_OWN.search(rest):
                 sentence = sentence[: contrast.start()]
             kept.append(sentence)
-        elif (not OWN_OR_PUBLIC.search(sentence) and not ASKER_SIDE.match(sentence.strip())) or NOT_OWN.search(
-            sentence
+            own = False
+        elif NOT_OWN.search(sentence) or not (
+            OWN_OR_PUBLIC.search(sentence)
+            or ASKER_SIDE.match(sentence.strip())
+            or (own and CONTINUES.match(sentence.strip()))
         ):
             kept.append(sentence)
+            own = False
+        else:
+            own = True  # a sentence about the asker's own account; "it"/"its" in the next one still speaks of it
         start = end
     return "".join(kept), position

@@ -185,6 +185,9 @@ DEED = re.compile(
 # A rough figure ("about forty", "nearly a hundred"), unless in a sentence about the asker's own account or public
 # facts ("you can apply online in about ten minutes").
 ROUGHLY = re.compile(
+    r"\b(?:a bit|a little|just|well|slightly|somewhat) (?:over|under|above|below|north of|south of) \$?\d|"
+    r"\b(?:tens|hundreds) of thousands\b|\b(?:right|just|exactly) at the (?:limit|ceiling|cap|max(?:imum)?|"
+    r"threshold)\b|"
     r"\b(?:around|about|roughly|approximately|nearly|almost|just over|just under) (?:a |an )?(?:dozen|hundred|"
     r"thousand|handful|(?:two|three|four|five|six|seven|eight|nine|ten|twenty|thirty|forty|fifty)\b)|"
     r"\b(?:low|mid|high|upper|lower)[- ](?:teens|twenties|thirties|forties|fifties|sixties|seventies|eighties|"
@@ -216,6 +219,10 @@ THEIR_RECORD = re.compile(
 # Who handles a thing, or what became of a record: "the midwest is handled by the chicago team", "the case was
 # closed last week" — not a team named as where to go ("handled by our privacy team").
 HANDLED = re.compile(
+    r"\b(?:is|'s|are|'re) (?:now |currently )?(?:with|assigned to|owned by|sitting with|in the hands of) "
+    r"(?!(?:a|an|our|the|your|you|us|me|him|her|them|whoever|someone|somebody|one|each|every|all)\b)[a-z]{3,}\b|"
+    r"\b(?:moved|passed|went|bounced|transferred|changed hands) (?:\w+ )?(?:between|through|among) (?:two|three|four|"
+    r"five|several|a few|\d+) (?:agents|people|reps|hands|colleagues|teams)\b|"
     r"\b(?:it|they|the deal|their deal|that deal|the opportunity|their opportunity|the order|their order)(?:'s| is|"
     r" was|"
     r"'ve| have| has)? (?:\w+ )?(?:wrapped up|closed out|went through|fell through|got signed|closed successfully|"
@@ -283,7 +290,7 @@ TELLING = re.compile(
     r"options| a few options)|i can tell you|i can say|i can share|i can confirm|"
     r"i'll tell you|i will tell you|let me tell you|the answer is|the short answer is|in short(?! form| supply| order)|"
     r"roughly|"
-    r"approximately|broadly|basically|in general|(?:he|she|they) (?:lives?|is based|are based|is located|"
+    r"approximately|broadly|basically|in general(?! terms)|(?:he|she|they) (?:lives?|is based|are based|is located|"
     r"are located|ordered|bought|does \w+|do \w+|did \w+)|(?:cases )?goes to the|"
     r"(?:his|her|their) (?:email|e-mail|phone|number|"
     r"address|orders?|purchases?) (?:is|are|was|were)|it works like this|works as follows|the rule is|"
