@@ -53,10 +53,21 @@ def test_balanced_sets_of_rep_ids(instances: list[Instance], b2b_db: Path) -> No
         assert sum(instance.answer is None for instance in found) == round(0.2 * PER_TASK)
         assert all(set(instance.params) == set(SALES_TASK_BY_NAME[task].params) for instance in found)
         answers = Counter(instance.answer for instance in found if instance.answer is not None)
-        assert set(answers) <= reps and max(answers.values()) <= int(0.15 * PER_TASK)
+        # The cap on one answer starts at 15 % and moves a step (20 %) when the drafts run out (drafting.CAPS):
+        # this small set's cycle task, held against four shortcut readings, takes that step.
+        assert set(answers) <= reps and max(answers.values()) <= int(0.2 * PER_TASK)
         assert {instance.params["direction"] for instance in found} == {"min", "max"}
         assert all("## Time periods" in instance.required for instance in found)
     assert {instance.params["measure"] for instance in _of(instances, AMOUNT)} == {"total", "average"}
+
+
+def test_the_periods_last_months_seldom_name_the_fastest_closer(instances: list[Instance], b2b_db: Path) -> None:
+    """A rep's pace runs in regimes of months: selection keeps the "recent" reading (the period's last three months,
+    no minimum) wrong on most of the cycle set, as it does the busiest rep and the single fastest deal."""
+    sales = load_sales_records(b2b_db)
+    answered = _of(instances, CYCLE, lambda instance: instance.answer is not None)
+    hits = sum(evaluate_sales(sales, CYCLE, item.params, dropped="recent").answer == item.answer for item in answered)
+    assert hits <= 0.4 * len(answered)
 
 
 def _sql_scores(db: sqlite3.Connection, instance: Instance) -> dict[str, Fraction]:
