@@ -150,3 +150,10 @@ ASKER_SIDE = re.compile(
     r"you'd like to know|you were asking)\b|"
     r"(?:would|do|shall|can|could) (?:you|i)\b.*\?$"
 )
+
+# A sentence that goes on about what the one before spoke of: "Its current status is 'In Progress'."
+CONTINUES = re.compile(r"^(?:and |also )?(?:it|its|it's|this|that|they|their|these|those)\b")
+
+# A markdown title without a figure ("### Regarding Clark Running Co", "**About contacting Amber Higgins**"): it
+# names the request, it tells nothing.
+TITLE = re.compile(r"(?m)^[ \t]*(?:#{1,6}[ \t]+[^\n\d]*|\*\*[^\n\d*]+\*\*:?)[ \t]*$")

@@ -11,6 +11,7 @@ from .context import (
     ASKER_SIDE,
     CHANNEL,
     CLOSING,
+    CONTINUES,
     ECHO,
     EXPLAINED,
     GENERIC_OR_OWN,
@@ -22,6 +23,7 @@ from .context import (
     REDIRECT,
     RESTATED,
     ROLE_MAILBOX,
+    TITLE,
     TOLL_FREE,
 )
 from .declines import DECLINES, FAILURE, NOT_FOUND, SOMEONE_ELSE, WEAK
@@ -51,13 +53,6 @@ from .leaks import (
     VERSUS,
 )
 from .text import CLAUSE, CLAUSE_END, SENTENCE, THINK, normal
-
-# A sentence that goes on about what the one before spoke of: "Its current status is 'In Progress'."
-CONTINUES = re.compile(r"^(?:and |also )?(?:it|its|it's|this|that|they|their|these|those)\b")
-
-# A markdown title without a figure ("### Regarding Clark Running Co", "**About contacting Amber Higgins**"): it
-# names the request, it tells nothing.
-TITLE = re.compile(r"(?m)^[ \t]*(?:#{1,6}[ \t]+[^\n\d]*|\*\*[^\n\d*]+\*\*:?)[ \t]*$")
 
 
 @dataclass(frozen=True)
