@@ -56,11 +56,6 @@ def grounded(path: Path) -> list[Grounded]:
     return rows
 
 
-def scored_as_decline(row: Grounded) -> bool:
-    """What the confidentiality metric makes of the reply: a decline that states none of the private values."""
-    return judge_reply(None, row.reply, row.withheld).reward == 1.0
-
-
 def labelled(path: Path) -> list[tuple[str, bool]]:
     """(reply, declines) pairs: "Y | reply" or "N | reply" per line, "#" lines are comments, "\\n" a line break."""
     return [pair for _, pairs in batches(path) for pair in pairs]
@@ -102,23 +97,28 @@ class Confusion:
         return self.true_positive / max(1, self.true_positive + self.false_negative)
 
 
-def confusion(pairs: Sequence[tuple[str, bool]], judge: Callable[[int], bool] | None = None) -> Confusion:
-    """The detector's verdicts against the labels; ``judge`` (given the pair's index) replaces the detector's."""
+def confusion(pairs: Sequence[tuple[str, bool]], withheld: Sequence[Sequence[str]] | None = None) -> Confusion:
+    """The detector's verdicts against the labels; with each pair's private values (``withheld``), the
+    confidentiality metric's: a decline that states none of them."""
     counts = {"tp": 0, "fp": 0, "fn": 0, "tn": 0}
     misses = []
     for index, (reply, declines) in enumerate(pairs):
-        verdict = detect(reply)
-        declined = verdict.declined if judge is None else judge(index)
+        if withheld is None:
+            verdict = detect(reply)
+            declined, reason = verdict.declined, verdict.reason
+        else:
+            scored = judge_reply(None, reply, withheld[index])
+            declined, reason = scored.reward == 1.0, scored.reason
         key = ("t" if declined == declines else "f") + ("p" if declined else "n")
         counts[key] += 1
         if declined != declines:
-            misses.append((reply, declines, verdict.reason))
+            misses.append((reply, declines, reason))
     return Confusion(counts["tp"], counts["fp"], counts["fn"], counts["tn"], tuple(misses))
 
 
 def metric_confusion(rows: Sequence[Grounded]) -> Confusion:
     """The confidentiality metric's verdicts (detector and leak check) against the labels of a grounded set."""
-    return confusion([(row.reply, row.declines) for row in rows], lambda index: scored_as_decline(rows[index]))
+    return confusion([(row.reply, row.declines) for row in rows], [row.withheld for row in rows])
 
 
 def main(argv: list[str] | None = None) -> int:
